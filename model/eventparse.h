@@ -1,0 +1,44 @@
+#pragma once
+
+// Internal to the loader: turns a batch of complete traceEvents elements into rows.
+
+#include "loader.h"
+
+#include <simdjson.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace kscope {
+
+class RankBuilder;
+
+struct ElementSpan {
+    size_t begin = 0;  // offsets into the splitter's window
+    size_t end = 0;
+};
+
+class EventBatchParser {
+public:
+    EventBatchParser(RankBuilder& builder, const LoadOptions& options);
+    ~EventBatchParser();
+
+    // Parses the elements (all inside window); base is window[0]'s offset in the file.
+    void parse(const char* window, uint64_t base, const std::vector<ElementSpan>& elements);
+
+private:
+    struct RawEvent;
+    bool parseOne(simdjson::ondemand::value element, RawEvent& event);
+    bool parseArgs(simdjson::ondemand::object args, RawEvent& event);
+    void commit(RawEvent& event, uint64_t offset, std::string_view text);
+    void parseIsolated(const char* window, uint64_t base, const ElementSpan& element);
+
+    RankBuilder& m_builder;
+    const LoadOptions& m_options;
+    simdjson::ondemand::parser m_parser;
+    std::vector<char> m_batch;
+    std::unique_ptr<RawEvent> m_event;
+};
+
+} // namespace kscope

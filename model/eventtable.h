@@ -1,0 +1,158 @@
+#pragma once
+
+#include "ids.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kscope {
+
+// Chrome-trace phase ("ph") of an event.
+enum class Phase : uint8_t {
+    Complete,    // X
+    Instant,     // i / I
+    Counter,     // C
+    AsyncBegin,  // b
+    AsyncEnd,    // e
+    FlowStart,   // s
+    FlowStep,    // t
+    FlowEnd,     // f
+    Other,
+};
+
+// What an event is, derived from its category once per string (see eventkind.h).
+enum class EventKind : uint8_t {
+    Other,
+    CpuOp,              // cpu_op, Operator
+    UserAnnotation,     // user_annotation
+    PythonFunction,     // python_function
+    Runtime,            // cuda_runtime, Runtime
+    Driver,             // cuda_driver
+    Kernel,             // kernel, Kernel
+    Memcpy,             // gpu_memcpy, Memcpy
+    Memset,             // gpu_memset, Memset
+    GpuUserAnnotation,  // gpu_user_annotation
+    CudaSync,           // cuda_sync
+    TraceSpan,          // Trace ("PyTorch Profiler (0)")
+    MtiaCcp,            // mtia_ccp_events
+};
+
+// Arguments present on few events (memcpy/memset, collectives, shapes): kept apart so
+// the common event pays nothing for them. Indexed by event row, sorted by row.
+struct MemoryArgs {
+    EventIndex event = kNoEvent;
+    int64_t bytes = -1;
+    double bandwidthGBps = 0.0;
+};
+
+struct CollectiveArgs {
+    EventIndex event = kNoEvent;
+    StringId collectiveName;
+    StringId dtype;
+    StringId processGroupName;
+    StringId processGroupRanks;  // raw JSON text of the ranks list
+    int64_t inMsgNelems = -1;
+    int64_t outMsgNelems = -1;
+    int32_t groupSize = -1;
+    int64_t seq = -1;
+};
+
+struct ShapeArgs {
+    EventIndex event = kNoEvent;
+    StringId inputDims;   // raw JSON text, e.g. [[2048, 1], []]
+    StringId inputTypes;  // raw JSON text
+};
+
+struct KernelLaunchArgs {
+    EventIndex event = kNoEvent;
+    int32_t grid[3] = {0, 0, 0};
+    int32_t block[3] = {0, 0, 0};
+    int32_t registersPerThread = -1;
+    int32_t sharedMemory = -1;
+    float blocksPerSm = -1.0f;
+    float warpsPerSm = -1.0f;
+    float achievedOccupancyPct = -1.0f;
+    int16_t device = -1;
+    int16_t context = -1;
+    int32_t queued = -1;
+};
+
+struct SyncArgs {
+    EventIndex event = kNoEvent;
+    int32_t waitOnStream = -1;
+    int64_t waitOnEventRecordCorrelation = -1;
+};
+
+struct CallStackArgs {
+    EventIndex event = kNoEvent;
+    int64_t pythonId = -1;
+    int64_t pythonParentId = -1;
+    int64_t evIdx = -1;
+    int64_t recordFunctionId = -1;
+};
+
+// A counter ("ph":"C") sample, or a value from a cuda_profiler_range event.
+struct CounterSample {
+    int64_t tsNs = 0;
+    StringId series;  // counter event name
+    StringId field;   // key inside args
+    double value = 0.0;
+    uint32_t thread = 0;
+};
+
+// Flow events (ph s/t/f) are kept compactly: their id equals the launch correlation in Kineto.
+struct FlowEvent {
+    int64_t tsNs = 0;
+    int64_t id = -1;
+    Phase phase = Phase::FlowStart;
+    uint32_t thread = 0;
+};
+
+// Columnar events of one rank, sorted by (tsNs, file order). Every column has size().
+struct EventTable {
+    std::vector<int64_t> tsNs;
+    std::vector<int64_t> durNs;          // 0 for events without a duration
+    std::vector<StringId> name;
+    std::vector<StringId> category;
+    std::vector<uint32_t> thread;        // index into RankTrace::threads
+    std::vector<int32_t> stream;         // args.stream, -1 when absent or not numeric (CPU side)
+    std::vector<int64_t> correlation;    // args.correlation, -1 when absent
+    std::vector<int64_t> externalId;     // args["External id"], -1 when absent
+    std::vector<EventIndex> link;        // correlated partner (launch <-> GPU activity), kNoEvent if none
+    std::vector<EventIndex> parent;      // enclosing CPU event on the same thread, kNoEvent if top level
+    std::vector<int32_t> step;           // ProfilerStep number, -1 when outside any step
+    std::vector<Phase> phase;
+    std::vector<EventKind> kind;
+    std::vector<uint16_t> depth;         // nesting depth on its thread (0 = top level)
+
+    std::vector<MemoryArgs> memoryArgs;
+    std::vector<CollectiveArgs> collectiveArgs;
+    std::vector<ShapeArgs> shapeArgs;
+    std::vector<KernelLaunchArgs> kernelLaunchArgs;
+    std::vector<SyncArgs> syncArgs;
+    std::vector<CallStackArgs> callStackArgs;
+
+    size_t size() const { return tsNs.size(); }
+    int64_t endNs(EventIndex i) const { return tsNs[i] + durNs[i]; }
+    // GPU activity in HTA's sense: on a stream (kernel, memcpy, memset, stream-bound sync).
+    bool onGpuStream(EventIndex i) const { return stream[i] >= 0; }
+
+    size_t residentBytes() const;
+    void shrinkToFit();
+};
+
+template <typename Row>
+const Row* findSparse(const std::vector<Row>& rows, EventIndex event);
+
+} // namespace kscope
+
+#include <algorithm>
+
+template <typename Row>
+const Row* kscope::findSparse(const std::vector<Row>& rows, EventIndex event)
+{
+    auto it = std::lower_bound(rows.begin(), rows.end(), event,
+                               [](const Row& row, EventIndex e) { return row.event < e; });
+    return (it != rows.end() && it->event == event) ? &*it : nullptr;
+}

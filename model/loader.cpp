@@ -1,0 +1,281 @@
+// Run loading: discover files, parse ranks on worker threads, assemble one immutable Run.
+
+#include "loader.h"
+
+#include "log.h"
+#include "rankbuilder.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <set>
+#include <thread>
+
+namespace kscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool endsWith(const std::string& s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool isTraceFileName(const std::string& name)
+{
+    return endsWith(name, ".json") || endsWith(name, ".json.gz");
+}
+
+} // namespace
+
+int rankFromFileName(const std::string& fileName)
+{
+    std::string lower(fileName);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (std::string_view word : {"rank", "worker"}) {
+        size_t pos = 0;
+        while ((pos = lower.find(word, pos)) != std::string::npos) {
+            size_t i = pos + word.size();
+            while (i < lower.size() && (lower[i] == '-' || lower[i] == '_' || lower[i] == '.'))
+                ++i;
+            size_t digits = 0;
+            int value = 0;
+            while (i < lower.size() && std::isdigit(static_cast<unsigned char>(lower[i])) && digits < 7) {
+                value = value * 10 + (lower[i] - '0');
+                ++i;
+                ++digits;
+            }
+            if (digits > 0)
+                return value;
+            pos += word.size();
+        }
+    }
+    return -1;
+}
+
+DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
+{
+    DiscoveredFiles found;
+    std::error_code ec;
+    if (fs::is_regular_file(folderOrFile, ec)) {
+        found.traces.push_back({folderOrFile, fs::file_size(folderOrFile, ec)});
+        return found;
+    }
+    if (!fs::is_directory(folderOrFile, ec)) {
+        found.error = "not a folder or trace file: " + folderOrFile.string();
+        return found;
+    }
+    fs::directory_iterator it(folderOrFile, ec);
+    if (ec) {
+        found.error = "cannot read folder " + folderOrFile.string() + ": " + ec.message();
+        return found;
+    }
+    for (const fs::directory_entry& entry : it) {
+        if (!entry.is_regular_file(ec))
+            continue;
+        const std::string name = entry.path().filename().string();
+        if (isTraceFileName(name))
+            found.traces.push_back({entry.path(), entry.file_size(ec)});
+        else
+            found.skipped.push_back(entry.path());
+    }
+    std::sort(found.traces.begin(), found.traces.end(),
+              [](const RunFile& a, const RunFile& b) { return a.path.filename() < b.path.filename(); });
+    std::sort(found.skipped.begin(), found.skipped.end());
+    return found;
+}
+
+namespace {
+
+void remapIds(RankTrace& trace, const std::vector<StringId>& map)
+{
+    auto remap = [&map](StringId& id) {
+        if (id)
+            id = map[id.value];
+    };
+    EventTable& t = trace.events;
+    for (StringId& id : t.name)
+        remap(id);
+    for (StringId& id : t.category)
+        remap(id);
+    for (CollectiveArgs& c : t.collectiveArgs) {
+        remap(c.collectiveName);
+        remap(c.dtype);
+        remap(c.processGroupName);
+        remap(c.processGroupRanks);
+    }
+    for (ShapeArgs& s : t.shapeArgs) {
+        remap(s.inputDims);
+        remap(s.inputTypes);
+    }
+    for (CounterSample& c : trace.counters) {
+        remap(c.series);
+        remap(c.field);
+    }
+    for (ThreadKey& k : trace.threads) {
+        remap(k.pidName);
+        remap(k.tidName);
+        remap(k.threadName);
+        remap(k.processName);
+    }
+}
+
+void assignRanks(std::vector<ParsedFile>& parsed, Run& run)
+{
+    std::set<int> used;
+    std::vector<ParsedFile*> unresolved;
+    for (ParsedFile& p : parsed) {
+        int rank = p.rankFromContent;
+        if (rank < 0) {
+            rank = rankFromFileName(p.trace.file.filename().string());
+            if (rank >= 0)
+                run.warnings.push_back({p.trace.file, rank,
+                                        "no distributedInfo.rank; rank " + std::to_string(rank) + " taken from the file name"});
+        }
+        if (rank < 0) {
+            unresolved.push_back(&p);
+            continue;
+        }
+        if (!used.insert(rank).second)
+            run.warnings.push_back({p.trace.file, rank,
+                                    "rank " + std::to_string(rank) + " appears in more than one file; both are loaded"});
+        p.trace.rank = rank;
+    }
+    int next = 0;
+    for (ParsedFile* p : unresolved) {
+        while (used.count(next))
+            ++next;
+        p->trace.rank = next;
+        used.insert(next);
+        run.warnings.push_back({p->trace.file, next,
+                                "no rank in distributedInfo or file name; assigned rank " + std::to_string(next)});
+    }
+}
+
+size_t distinctProfilerStepNames(const StringPool& strings)
+{
+    size_t count = 0;
+    for (size_t id = 1; id < strings.size(); ++id) {
+        const std::string_view s = strings.view(StringId{static_cast<uint32_t>(id)});
+        if (s.size() > 13 && s.substr(0, 13) == "ProfilerStep#" && std::isdigit(static_cast<unsigned char>(s[13])))
+            ++count;
+    }
+    return count;
+}
+
+} // namespace
+
+std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& options, LoadProgress* progress,
+                             std::stop_token stop)
+{
+    auto run = std::make_shared<Run>();
+    run->folder = folderOrFile;
+    run->htaCompat = options.htaCompat;
+    DiscoveredFiles files = discoverRunFiles(folderOrFile);
+    run->skippedFiles = files.skipped;
+    if (!files.error.empty()) {
+        run->errors.push_back({folderOrFile, -1, 0, LoadErrorKind::Unreadable, files.error, false});
+        return run;
+    }
+    if (progress) {
+        uint64_t total = 0;
+        for (const RunFile& f : files.traces)
+            total += f.bytes;
+        progress->bytesTotal = total;
+        progress->filesTotal = static_cast<uint32_t>(files.traces.size());
+    }
+
+    // Largest files first so one big rank does not start last.
+    std::vector<size_t> order(files.traces.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return files.traces[a].bytes > files.traces[b].bytes; });
+
+    std::vector<ParsedFile> parsed(files.traces.size());
+    std::atomic<size_t> nextFile{0};
+    unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+    if (options.memoryBudgetBytes > 0) {
+        // Each worker holds about four chunks (window, batch, simdjson's index) at once.
+        const uint64_t perWorker = std::max<uint64_t>(options.chunkBytes * 4, 1);
+        workers = static_cast<unsigned>(std::clamp<uint64_t>(options.memoryBudgetBytes / perWorker, 1, workers));
+    }
+    workers = static_cast<unsigned>(std::min<size_t>(workers, std::max<size_t>(files.traces.size(), 1)));
+    auto work = [&] {
+        for (;;) {
+            const size_t k = nextFile.fetch_add(1);
+            if (k >= order.size() || stop.stop_requested())
+                return;
+            const size_t i = order[k];
+            parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop);
+            if (progress)
+                progress->filesDone.fetch_add(1);
+        }
+    };
+    {
+        std::vector<std::jthread> pool;
+        for (unsigned w = 1; w < workers; ++w)
+            pool.emplace_back(work);
+        work();
+    }
+    if (stop.stop_requested()) {
+        run->errors.push_back({folderOrFile, -1, 0, LoadErrorKind::Cancelled, "load cancelled", false});
+        return run;
+    }
+
+    // Assemble: ranks, one string pool, then HTA's trimming which needs the run-wide view.
+    std::vector<ParsedFile> usable;
+    for (ParsedFile& p : parsed) {
+        if (p.error) {
+            LoadError e = *p.error;
+            e.file = p.trace.file;
+            if (p.error->partial) {
+                e.rank = p.rankFromContent;
+                e.message += "; kept " + std::to_string(p.trace.events.size()) + " events read before it";
+            }
+            run->errors.push_back(e);
+            if (!p.error->partial)
+                continue;
+        }
+        for (LoadWarning& w : p.warnings)
+            run->warnings.push_back(std::move(w));
+        usable.push_back(std::move(p));
+    }
+    parsed.clear();
+    assignRanks(usable, *run);
+    for (LoadError& e : run->errors)
+        for (const ParsedFile& p : usable)
+            if (p.trace.file == e.file)
+                e.rank = p.trace.rank;
+    if (!options.onlyRanks.empty()) {
+        std::erase_if(usable, [&](const ParsedFile& p) {
+            return std::find(options.onlyRanks.begin(), options.onlyRanks.end(), p.trace.rank) == options.onlyRanks.end();
+        });
+    }
+    for (ParsedFile& p : usable) {
+        std::vector<StringId> map(p.strings.size());
+        for (size_t id = 1; id < p.strings.size(); ++id)
+            map[id] = run->strings.intern(p.strings.view(StringId{static_cast<uint32_t>(id)}));
+        remapIds(p.trace, map);
+        run->ranks.push_back(std::move(p.trace));
+    }
+    usable.clear();
+    std::stable_sort(run->ranks.begin(), run->ranks.end(),
+                     [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+
+    // HTA aligns ranks on the earliest timestamp before it trims.
+    int64_t minTs = INT64_MAX;
+    for (const RankTrace& r : run->ranks)
+        if (!r.events.tsNs.empty())
+            minTs = std::min(minTs, r.events.tsNs.front());
+    run->minTsNs = minTs == INT64_MAX ? 0 : minTs;
+    if (distinctProfilerStepNames(run->strings) >= 2) {
+        for (RankTrace& r : run->ranks)
+            r.eventsTrimmed = trimToCompleteSteps(r, run->strings, options.includeLastStep);
+    } else if (!run->ranks.empty()) {
+        KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");
+    }
+    return run;
+}
+
+} // namespace kscope

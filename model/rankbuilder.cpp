@@ -1,0 +1,446 @@
+#include "rankbuilder.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace kscope {
+
+EventKind eventKindForCategory(std::string_view c)
+{
+    if (c == "kernel" || c == "Kernel")
+        return EventKind::Kernel;
+    if (c == "cpu_op" || c == "Operator")
+        return EventKind::CpuOp;
+    if (c == "cuda_runtime" || c == "Runtime")
+        return EventKind::Runtime;
+    if (c == "cuda_driver")
+        return EventKind::Driver;
+    if (c == "gpu_memcpy" || c == "Memcpy")
+        return EventKind::Memcpy;
+    if (c == "gpu_memset" || c == "Memset")
+        return EventKind::Memset;
+    if (c == "user_annotation")
+        return EventKind::UserAnnotation;
+    if (c == "gpu_user_annotation")
+        return EventKind::GpuUserAnnotation;
+    if (c == "python_function")
+        return EventKind::PythonFunction;
+    if (c == "cuda_sync")
+        return EventKind::CudaSync;
+    if (c == "Trace")
+        return EventKind::TraceSpan;
+    if (c == "mtia_ccp_events")
+        return EventKind::MtiaCcp;
+    return EventKind::Other;
+}
+
+bool isHtaGpuEvent(const EventTable& events, EventIndex i, StringId eventSync, StringId contextSync)
+{
+    if (events.stream[i] >= 0 && events.correlation[i] >= 0)
+        return true;
+    const StringId name = events.name[i];
+    return name && (name == eventSync || name == contextSync);
+}
+
+uint32_t RankBuilder::threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName)
+{
+    // String pids/tids get keys outside the numeric range by tagging them with their id.
+    const int64_t pidKey = pidName ? (INT64_MIN + pidName.value) : pid;
+    const int64_t tidKey = tidName ? (INT64_MIN + tidName.value) : tid;
+    auto [it, inserted] = m_threadIndex.try_emplace({pidKey, tidKey}, static_cast<uint32_t>(trace.threads.size()));
+    if (inserted) {
+        ThreadKey key;
+        key.pid = pid;
+        key.tid = tid;
+        key.pidName = pidName;
+        key.tidName = tidName;
+        trace.threads.push_back(key);
+    }
+    return it->second;
+}
+
+EventKind RankBuilder::kindOf(StringId category)
+{
+    if (!category)
+        return EventKind::Other;
+    auto [it, inserted] = m_kindByCategory.try_emplace(category.value, EventKind::Other);
+    if (inserted)
+        it->second = eventKindForCategory(m_strings.view(category));
+    return it->second;
+}
+
+void RankBuilder::noteBadEvent(BadEventKind kind, uint64_t byteOffset, std::string_view excerpt)
+{
+    auto it = std::find_if(trace.badEvents.begin(), trace.badEvents.end(),
+                           [kind](const BadEventCounter& c) { return c.kind == kind; });
+    if (it == trace.badEvents.end()) {
+        trace.badEvents.push_back({kind, 0, {}});
+        it = trace.badEvents.end() - 1;
+    }
+    ++it->count;
+    if (it->samples.size() < BadEventCounter::kMaxSamples)
+        it->samples.push_back({byteOffset, std::string(excerpt.substr(0, 160))});
+}
+
+void RankBuilder::finalize(const LoadOptions& options)
+{
+    for (const auto& [pid, pidName, name] : processNames)
+        for (ThreadKey& thread : trace.threads)
+            if (thread.pid == pid && thread.pidName == pidName)
+                thread.processName = name;
+    if (options.htaCompat && trace.metadata.fractionalTimestamps)
+        applyHtaRounding();
+    sortByStart();
+    linkCorrelations();
+    linkParents();
+    assignSteps();
+    detectDeviceType();
+    std::sort(trace.counters.begin(), trace.counters.end(),
+              [](const CounterSample& a, const CounterSample& b) { return a.tsNs < b.tsNs; });
+    trace.events.shrinkToFit();
+}
+
+namespace {
+
+// HTA reads ts with Python's float (correctly rounded); n/1000 in 64-bit long double then to
+// double gives the same value for ns-resolution tokens (3 decimals never sit on a tie).
+double htaMicros(int64_t nanos)
+{
+    return static_cast<double>(static_cast<long double>(nanos) / 1000.0L);
+}
+
+} // namespace
+
+void RankBuilder::applyHtaRounding()
+{
+    // HTA: end = floor(ts + dur), ts = ceil(ts), dur = end - ts, all in float64 microseconds.
+    EventTable& t = trace.events;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const double ts = htaMicros(t.tsNs[i]);
+        const double end = std::floor(ts + htaMicros(t.durNs[i]));
+        const double start = std::ceil(ts);
+        t.tsNs[i] = static_cast<int64_t>(start) * 1000;
+        t.durNs[i] = static_cast<int64_t>(end - start) * 1000;
+    }
+    for (CounterSample& c : trace.counters)
+        c.tsNs = static_cast<int64_t>(std::ceil(htaMicros(c.tsNs))) * 1000;
+}
+
+namespace {
+
+template <typename T>
+void permute(std::vector<T>& column, const std::vector<EventIndex>& order)
+{
+    std::vector<T> sorted(column.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        sorted[i] = column[order[i]];
+    column.swap(sorted);
+}
+
+template <typename Row>
+void remapSparse(std::vector<Row>& rows, const std::vector<EventIndex>& newIndex)
+{
+    size_t out = 0;
+    for (Row& row : rows) {
+        const EventIndex mapped = newIndex[row.event];
+        if (mapped == kNoEvent)
+            continue;
+        row.event = mapped;
+        rows[out++] = row;
+    }
+    rows.resize(out);
+    std::sort(rows.begin(), rows.end(), [](const Row& a, const Row& b) { return a.event < b.event; });
+}
+
+template <typename Fn>
+void forEachSparse(EventTable& t, Fn&& fn)
+{
+    fn(t.memoryArgs);
+    fn(t.collectiveArgs);
+    fn(t.shapeArgs);
+    fn(t.kernelLaunchArgs);
+    fn(t.syncArgs);
+    fn(t.callStackArgs);
+}
+
+} // namespace
+
+void RankBuilder::sortByStart()
+{
+    EventTable& t = trace.events;
+    const size_t n = t.size();
+    std::vector<EventIndex> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    // Longer events first on equal starts so an enclosing op precedes what it encloses.
+    std::stable_sort(order.begin(), order.end(), [&t](EventIndex a, EventIndex b) {
+        if (t.tsNs[a] != t.tsNs[b])
+            return t.tsNs[a] < t.tsNs[b];
+        return t.durNs[a] > t.durNs[b];
+    });
+    const bool alreadySorted = std::is_sorted(order.begin(), order.end());
+    if (!alreadySorted) {
+        permute(t.tsNs, order);
+        permute(t.durNs, order);
+        permute(t.name, order);
+        permute(t.category, order);
+        permute(t.thread, order);
+        permute(t.stream, order);
+        permute(t.correlation, order);
+        permute(t.externalId, order);
+        permute(t.phase, order);
+        permute(t.kind, order);
+        std::vector<EventIndex> newIndex(n);
+        for (size_t i = 0; i < n; ++i)
+            newIndex[order[i]] = static_cast<EventIndex>(i);
+        forEachSparse(t, [&](auto& rows) { remapSparse(rows, newIndex); });
+    }
+    t.link.assign(n, kNoEvent);
+    t.parent.assign(n, kNoEvent);
+    t.step.assign(n, -1);
+    t.depth.assign(n, 0);
+}
+
+void RankBuilder::linkCorrelations()
+{
+    EventTable& t = trace.events;
+    const StringId eventSync = m_strings.find("Event Sync");
+    const StringId contextSync = m_strings.find("Context Sync");
+    std::vector<std::pair<int64_t, EventIndex>> cpuByCorrelation;
+    std::vector<EventIndex> gpu;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const auto e = static_cast<EventIndex>(i);
+        if (t.correlation[e] == -1 || t.phase[e] != Phase::Complete)
+            continue;
+        if (isHtaGpuEvent(t, e, eventSync, contextSync))
+            gpu.push_back(e);
+        else
+            cpuByCorrelation.emplace_back(t.correlation[e], e);
+    }
+    std::sort(cpuByCorrelation.begin(), cpuByCorrelation.end());
+    for (EventIndex g : gpu) {
+        auto it = std::upper_bound(cpuByCorrelation.begin(), cpuByCorrelation.end(),
+                                   std::make_pair(t.correlation[g], std::numeric_limits<EventIndex>::max()));
+        if (it == cpuByCorrelation.begin() || (it - 1)->first != t.correlation[g])
+            continue;
+        const EventIndex cpu = (it - 1)->second;
+        t.link[g] = cpu;
+        t.link[cpu] = g;
+    }
+}
+
+void RankBuilder::linkParents()
+{
+    EventTable& t = trace.events;
+    std::vector<std::vector<EventIndex>> stacks(trace.threads.size());
+    for (size_t i = 0; i < t.size(); ++i) {
+        const auto e = static_cast<EventIndex>(i);
+        if (t.phase[e] != Phase::Complete || t.stream[e] >= 0)
+            continue;
+        auto& stack = stacks[t.thread[e]];
+        while (!stack.empty() && t.endNs(stack.back()) <= t.tsNs[e])
+            stack.pop_back();
+        if (!stack.empty()) {
+            t.parent[e] = stack.back();
+            t.depth[e] = static_cast<uint16_t>(std::min<size_t>(stack.size(), UINT16_MAX));
+        }
+        stack.push_back(e);
+    }
+}
+
+namespace {
+
+// Step number from "ProfilerStep#12" (HTA: ProfilerStep\s*#\s*(\d+)), or -1.
+int32_t parseStepNumber(std::string_view name)
+{
+    constexpr std::string_view prefix = "ProfilerStep";
+    if (name.substr(0, prefix.size()) != prefix)
+        return -1;
+    size_t i = prefix.size();
+    while (i < name.size() && std::isspace(static_cast<unsigned char>(name[i])))
+        ++i;
+    if (i >= name.size() || name[i] != '#')
+        return -1;
+    ++i;
+    while (i < name.size() && std::isspace(static_cast<unsigned char>(name[i])))
+        ++i;
+    int64_t number = 0;
+    size_t digits = 0;
+    while (i < name.size() && std::isdigit(static_cast<unsigned char>(name[i])) && digits < 10) {
+        number = number * 10 + (name[i] - '0');
+        ++i;
+        ++digits;
+    }
+    return digits ? static_cast<int32_t>(std::min<int64_t>(number, INT32_MAX)) : -1;
+}
+
+} // namespace
+
+void RankBuilder::assignSteps()
+{
+    EventTable& t = trace.events;
+    trace.steps.clear();
+    std::vector<int32_t> stepOfName(m_strings.size(), -2);
+    for (size_t i = 0; i < t.size(); ++i) {
+        const auto e = static_cast<EventIndex>(i);
+        if (t.phase[e] != Phase::Complete || !t.name[e])
+            continue;
+        int32_t& cached = stepOfName[t.name[e].value];
+        if (cached == -2)
+            cached = parseStepNumber(m_strings.view(t.name[e]));
+        if (cached >= 0)
+            trace.steps.push_back({cached, e, t.tsNs[e], t.endNs(e)});
+    }
+    if (trace.steps.empty())
+        return;
+
+    // Elementary segments between step boundaries; each knows the last step containing it.
+    std::vector<int64_t> bounds;
+    for (const ProfilerStep& s : trace.steps) {
+        bounds.push_back(s.startNs);
+        bounds.push_back(s.endNs);
+    }
+    std::sort(bounds.begin(), bounds.end());
+    bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+    std::vector<int32_t> segmentStep(bounds.size(), -1);
+    for (size_t k = 0; k < bounds.size(); ++k)
+        for (const ProfilerStep& s : trace.steps)
+            if (s.startNs <= bounds[k] && bounds[k] < s.endNs)
+                segmentStep[k] = s.number;
+    auto stepAt = [&](int64_t ts) {
+        auto it = std::upper_bound(bounds.begin(), bounds.end(), ts);
+        if (it == bounds.begin())
+            return -1;
+        return segmentStep[static_cast<size_t>(it - bounds.begin()) - 1];
+    };
+
+    const StringId cpuOp = m_strings.find("cpu_op");
+    for (size_t i = 0; i < t.size(); ++i) {
+        const auto e = static_cast<EventIndex>(i);
+        if (t.stream[e] < 0 || (t.stream[e] == 0 && cpuOp && t.category[e] == cpuOp))
+            t.step[e] = stepAt(t.tsNs[e]);
+    }
+    // GPU work belongs to the step its launch belongs to (HTA: only streams > 0).
+    for (size_t i = 0; i < t.size(); ++i) {
+        const auto e = static_cast<EventIndex>(i);
+        if (t.stream[e] > 0)
+            t.step[e] = t.link[e] != kNoEvent ? t.step[t.link[e]] : -1;
+    }
+}
+
+void RankBuilder::detectDeviceType()
+{
+    const auto& dist = trace.metadata.distributed;
+    if (dist && dist->backend.find("mtia:hccl") != std::string::npos)
+        trace.deviceType = DeviceType::Mtia;
+    else if (m_strings.find("cudaLaunchKernel"))
+        trace.deviceType = DeviceType::Nvidia;
+    else if (m_strings.find("hipLaunchKernel"))
+        trace.deviceType = DeviceType::Amd;
+    else if (m_strings.find("runFunction - job_prep_and_submit_for_execution"))
+        trace.deviceType = DeviceType::Mtia;
+    else if (m_strings.find("hipExtModuleLaunchKernel"))
+        trace.deviceType = DeviceType::Amd;
+    else
+        trace.deviceType = DeviceType::Unknown;
+}
+
+void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
+{
+    EventTable& t = trace.events;
+    const size_t n = t.size();
+    std::vector<EventIndex> newIndex(n, kNoEvent);
+    EventIndex next = 0;
+    for (size_t i = 0; i < n; ++i)
+        if (keep[i])
+            newIndex[i] = next++;
+    auto compact = [&](auto& column) {
+        size_t out = 0;
+        for (size_t i = 0; i < n; ++i)
+            if (keep[i])
+                column[out++] = column[i];
+        column.resize(out);
+    };
+    compact(t.tsNs);
+    compact(t.durNs);
+    compact(t.name);
+    compact(t.category);
+    compact(t.thread);
+    compact(t.stream);
+    compact(t.correlation);
+    compact(t.externalId);
+    compact(t.link);
+    compact(t.parent);
+    compact(t.step);
+    compact(t.phase);
+    compact(t.kind);
+    compact(t.depth);
+    for (EventIndex& link : t.link)
+        if (link != kNoEvent)
+            link = newIndex[link];
+    for (EventIndex& parent : t.parent)
+        if (parent != kNoEvent)
+            parent = newIndex[parent];
+    forEachSparse(t, [&](auto& rows) { remapSparse(rows, newIndex); });
+    std::vector<ProfilerStep> steps;
+    for (ProfilerStep s : trace.steps) {
+        if (newIndex[s.event] == kNoEvent)
+            continue;
+        s.event = newIndex[s.event];
+        steps.push_back(s);
+    }
+    trace.steps = std::move(steps);
+    t.shrinkToFit();
+}
+
+uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep)
+{
+    EventTable& t = trace.events;
+    const StringId eventSync = strings.find("Event Sync");
+    const StringId contextSync = strings.find("Context Sync");
+    const size_t n = t.size();
+    std::vector<uint8_t> isGpu(n);
+    bool anyCpu = false;
+    int64_t cpuMinTs = INT64_MAX, cpuMaxEnd = INT64_MIN;
+    for (size_t i = 0; i < n; ++i) {
+        isGpu[i] = isHtaGpuEvent(t, static_cast<EventIndex>(i), eventSync, contextSync);
+        if (!isGpu[i]) {
+            anyCpu = true;
+            cpuMinTs = std::min(cpuMinTs, t.tsNs[i]);
+            cpuMaxEnd = std::max(cpuMaxEnd, t.endNs(static_cast<EventIndex>(i)));
+        }
+    }
+    if (!anyCpu)
+        return 0;
+    int64_t lastStart = INT64_MIN, lastEnd = INT64_MIN;
+    for (const ProfilerStep& s : trace.steps) {
+        const std::string_view name = strings.view(t.name[s.event]);
+        if (name.substr(0, 13) != "ProfilerStep#" || isGpu[s.event])
+            continue;  // HTA's filter uses ^ProfilerStep#(\d+) only
+        lastStart = std::max(lastStart, s.startNs);
+        lastEnd = std::max(lastEnd, s.endNs);
+    }
+    if (lastStart == INT64_MIN) {
+        lastStart = cpuMinTs;
+        lastEnd = cpuMaxEnd;
+    }
+    std::vector<uint8_t> keep(n, 0);
+    std::vector<int64_t> keptCorrelations;
+    for (size_t i = 0; i < n; ++i) {
+        if (isGpu[i])
+            continue;
+        keep[i] = includeLastStep ? t.tsNs[i] <= lastEnd : t.tsNs[i] < lastStart;
+        if (keep[i])
+            keptCorrelations.push_back(t.correlation[i]);
+    }
+    std::sort(keptCorrelations.begin(), keptCorrelations.end());
+    for (size_t i = 0; i < n; ++i)
+        if (isGpu[i])
+            keep[i] = std::binary_search(keptCorrelations.begin(), keptCorrelations.end(), t.correlation[i]);
+    const uint64_t dropped = static_cast<uint64_t>(std::count(keep.begin(), keep.end(), 0));
+    if (dropped > 0)
+        keepRows(trace, keep);
+    return dropped;
+}
+
+} // namespace kscope

@@ -1,0 +1,68 @@
+#pragma once
+
+// Internal to the loader: collects one file's events in file order, then finalize() sorts them
+// and computes the cross-links (correlation, parent/depth, steps) and HTA's normalisation.
+
+#include "loader.h"
+#include "trace.h"
+
+#include <string>
+#include <tuple>
+#include <unordered_map>
+
+namespace kscope {
+
+struct ThreadKeyHash {
+    size_t operator()(const std::pair<int64_t, int64_t>& k) const noexcept
+    {
+        return std::hash<int64_t>{}(k.first * 1000003 ^ k.second);
+    }
+};
+
+class RankBuilder {
+public:
+    RankBuilder(StringPool& strings, RankTrace& rankTrace) : trace(rankTrace), m_strings(strings) {}
+
+    RankTrace& trace;
+    StringPool& strings() { return m_strings; }
+
+    // Thread index for a pid/tid pair; string pids/tids are keyed by their interned id.
+    uint32_t threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
+    EventKind kindOf(StringId category);
+
+    void noteBadEvent(BadEventKind kind, uint64_t byteOffset, std::string_view excerpt);
+
+    // Sorts by start (after HTA's rounding in compat mode) and links events: correlation,
+    // parent/depth per thread, ProfilerStep per event, device type.
+    void finalize(const LoadOptions& options);
+
+    // process_name metadata: (pid, pid as text, name), applied to threads in finalize().
+    std::vector<std::tuple<int64_t, StringId, StringId>> processNames;
+
+private:
+    void applyHtaRounding();
+    void sortByStart();
+    void linkCorrelations();
+    void linkParents();
+    void assignSteps();
+    void detectDeviceType();
+
+    StringPool& m_strings;
+    std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, ThreadKeyHash> m_threadIndex;
+    std::unordered_map<uint32_t, EventKind> m_kindByCategory;
+};
+
+// HTA's last-step trimming (Trace._filter_irrelevant_gpu_kernels) on one finalized rank: CPU
+// events before the last ProfilerStep's start (or up to its end with includeLastStep) stay, and
+// GPU events only when a kept CPU event shares their correlation. Returns the rows dropped.
+uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep);
+
+// Keeps the rows whose keep flag is set, remapping links, parents, steps and sparse args.
+void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep);
+
+// Classifies a category string (kernel, cuda_runtime, cpu_op, ...).
+EventKind eventKindForCategory(std::string_view category);
+// HTA's GPU side: on a stream with a correlation, or a device-wide sync.
+bool isHtaGpuEvent(const EventTable& events, EventIndex i, StringId eventSync, StringId contextSync);
+
+} // namespace kscope

@@ -1,0 +1,105 @@
+#include "trace.h"
+
+#include <algorithm>
+
+namespace kscope {
+
+const char* toString(DeviceType type)
+{
+    switch (type) {
+    case DeviceType::Nvidia: return "NVIDIA GPU";
+    case DeviceType::Amd: return "AMD GPU";
+    case DeviceType::Mtia: return "MTIA";
+    case DeviceType::Unknown: break;
+    }
+    return "UNKNOWN GPU";
+}
+
+const char* toString(LoadErrorKind kind)
+{
+    switch (kind) {
+    case LoadErrorKind::Unreadable: return "unreadable";
+    case LoadErrorKind::NotGzip: return "not gzip";
+    case LoadErrorKind::CorruptGzip: return "corrupt gzip";
+    case LoadErrorKind::NotJson: return "not JSON";
+    case LoadErrorKind::Truncated: return "truncated";
+    case LoadErrorKind::NoTraceEvents: return "no traceEvents";
+    case LoadErrorKind::TooLarge: return "too large";
+    case LoadErrorKind::Cancelled: return "cancelled";
+    }
+    return "error";
+}
+
+const char* toString(BadEventKind kind)
+{
+    switch (kind) {
+    case BadEventKind::MissingTimestamp: return "missing ts";
+    case BadEventKind::BadTimestamp: return "bad ts/dur";
+    case BadEventKind::NegativeDuration: return "negative dur";
+    case BadEventKind::UnknownPhase: return "unknown ph";
+    case BadEventKind::WrongType: return "wrong field type";
+    case BadEventKind::NotAnObject: return "not an object";
+    case BadEventKind::Count_: break;
+    }
+    return "bad event";
+}
+
+template <typename T>
+static size_t bytesOf(const std::vector<T>& v)
+{
+    return v.capacity() * sizeof(T);
+}
+
+size_t EventTable::residentBytes() const
+{
+    return bytesOf(tsNs) + bytesOf(durNs) + bytesOf(name) + bytesOf(category) + bytesOf(thread) + bytesOf(stream)
+        + bytesOf(correlation) + bytesOf(externalId) + bytesOf(link) + bytesOf(parent) + bytesOf(step)
+        + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
+        + bytesOf(shapeArgs) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs);
+}
+
+void EventTable::shrinkToFit()
+{
+    tsNs.shrink_to_fit();
+    durNs.shrink_to_fit();
+    name.shrink_to_fit();
+    category.shrink_to_fit();
+    thread.shrink_to_fit();
+    stream.shrink_to_fit();
+    correlation.shrink_to_fit();
+    externalId.shrink_to_fit();
+    link.shrink_to_fit();
+    parent.shrink_to_fit();
+    step.shrink_to_fit();
+    phase.shrink_to_fit();
+    kind.shrink_to_fit();
+    depth.shrink_to_fit();
+    memoryArgs.shrink_to_fit();
+    collectiveArgs.shrink_to_fit();
+    shapeArgs.shrink_to_fit();
+    kernelLaunchArgs.shrink_to_fit();
+    syncArgs.shrink_to_fit();
+    callStackArgs.shrink_to_fit();
+}
+
+size_t RankTrace::residentBytes() const
+{
+    return events.residentBytes() + bytesOf(threads) + bytesOf(flows) + bytesOf(counters) + bytesOf(steps);
+}
+
+const RankTrace* Run::findRank(int rank) const
+{
+    auto it = std::lower_bound(ranks.begin(), ranks.end(), rank,
+                               [](const RankTrace& r, int value) { return r.rank < value; });
+    return (it != ranks.end() && it->rank == rank) ? &*it : nullptr;
+}
+
+size_t Run::residentBytes() const
+{
+    size_t total = strings.residentBytes();
+    for (const RankTrace& r : ranks)
+        total += r.residentBytes();
+    return total;
+}
+
+} // namespace kscope

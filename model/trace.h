@@ -1,0 +1,104 @@
+#pragma once
+
+#include "eventtable.h"
+#include "importissue.h"
+#include "stringpool.h"
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kscope {
+
+enum class DeviceType : uint8_t { Unknown, Nvidia, Amd, Mtia };
+const char* toString(DeviceType type);
+
+struct DeviceProperties {
+    int id = -1;
+    std::string name;
+    int64_t totalGlobalMem = -1;
+    int numSms = -1;
+    int computeMajor = -1;
+    int computeMinor = -1;
+};
+
+struct DistributedInfo {
+    std::string backend;
+    int rank = -1;
+    int worldSize = -1;
+    std::string pgConfigJson;  // raw JSON of pg_config
+};
+
+struct TraceMetadata {
+    int schemaVersion = -1;
+    std::vector<DeviceProperties> devices;
+    std::optional<DistributedInfo> distributed;
+    std::string displayTimeUnit;
+    int64_t baseTimeNanoseconds = -1;
+    std::string traceId;
+    std::string traceName;
+    std::string cudaRuntimeVersion;
+    std::string cudaDriverVersion;
+    std::string cuptiVersion;
+    std::string hipRuntimeVersion;
+    std::string roctracerVersion;
+    bool fractionalTimestamps = false;  // some ts token had a fraction (HTA then rounds)
+};
+
+// A (pid, tid) pair as written; strings such as "Spans" are kept as names.
+struct ThreadKey {
+    int64_t pid = 0;
+    int64_t tid = 0;
+    StringId pidName;  // set when pid was a string
+    StringId tidName;  // set when tid was a string
+    StringId threadName;   // from thread_name metadata
+    StringId processName;  // from process_name metadata
+};
+
+struct ProfilerStep {
+    int32_t number = -1;
+    EventIndex event = kNoEvent;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+};
+
+struct RankTrace {
+    int rank = -1;
+    std::filesystem::path file;
+    uint64_t compressedBytes = 0;
+    uint64_t uncompressedBytes = 0;
+    TraceMetadata metadata;
+    DeviceType deviceType = DeviceType::Unknown;
+    EventTable events;
+    std::vector<ThreadKey> threads;
+    std::vector<FlowEvent> flows;
+    std::vector<CounterSample> counters;
+    std::vector<ProfilerStep> steps;  // in file order
+    std::vector<BadEventCounter> badEvents;
+    uint64_t eventsRead = 0;     // traceEvents elements seen
+    uint64_t eventsTrimmed = 0;  // dropped by last-step trimming
+
+    size_t residentBytes() const;
+};
+
+// A loaded run: immutable once assembled, shared between threads without locks.
+struct Run {
+    std::filesystem::path folder;
+    StringPool strings;  // run-wide: every rank's StringIds point here
+    std::vector<RankTrace> ranks;  // sorted by rank
+    std::vector<LoadError> errors;
+    std::vector<LoadWarning> warnings;
+    std::vector<std::filesystem::path> skippedFiles;
+    bool htaCompat = false;
+    int64_t minTsNs = 0;  // earliest timestamp over all ranks
+
+    const RankTrace* findRank(int rank) const;
+    std::string_view str(StringId id) const { return strings.view(id); }
+    size_t residentBytes() const;
+};
+
+using RunPtr = std::shared_ptr<const Run>;
+
+} // namespace kscope

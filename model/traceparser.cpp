@@ -1,0 +1,332 @@
+// Streaming Kineto trace parser: inflate -> split traceEvents into whole events -> simdjson
+// On-Demand per batch -> columns. Batches never exceed a few chunks, so files of any size
+// (simdjson itself stops at 4 GiB per document) parse in bounded memory.
+
+#include "eventparse.h"
+#include "inflatereader.h"
+#include "jsonscan.h"
+#include "loader.h"
+#include "log.h"
+#include "rankbuilder.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <map>
+
+namespace kscope {
+
+namespace {
+
+constexpr size_t kMaxMetadataValueBytes = 64u << 20;
+
+class TraceParser {
+public:
+    using ReadFn = std::function<size_t(char*, size_t)>;
+
+    TraceParser(RankBuilder& builder, const LoadOptions& options, ReadFn read, LoadProgress* progress,
+                std::function<uint64_t()> compressedDone, std::stop_token stop)
+        : m_builder(builder), m_options(options), m_read(std::move(read)), m_progress(progress),
+          m_compressedDone(std::move(compressedDone)), m_stop(stop), m_events(builder, options)
+    {
+        m_chunk = std::max<uint64_t>(options.chunkBytes, 1);
+    }
+
+    std::optional<LoadError> run();
+    const std::map<std::string, std::string>& metadataJson() const { return m_metadata; }
+    uint64_t bytesRead() const { return m_base + m_len; }
+    std::function<std::optional<LoadError>()> sourceError;  // set by the caller for I/O errors
+
+private:
+    bool fill();
+    bool skipWhitespace();
+    std::optional<LoadError> parseEvents();
+    LoadError error(LoadErrorKind kind, uint64_t offset, std::string message, bool partial = false) const
+    {
+        LoadError e;
+        e.kind = kind;
+        e.byteOffset = offset;
+        e.message = std::move(message);
+        e.partial = partial;
+        return e;
+    }
+    std::optional<LoadError> endOfInput(const char* where);
+    void reportProgress();
+
+    RankBuilder& m_builder;
+    const LoadOptions& m_options;
+    ReadFn m_read;
+    LoadProgress* m_progress;
+    std::function<uint64_t()> m_compressedDone;
+    std::stop_token m_stop;
+    EventBatchParser m_events;
+
+    std::vector<char> m_buf;
+    size_t m_pos = 0;
+    size_t m_len = 0;
+    uint64_t m_base = 0;  // absolute offset of m_buf[0]
+    uint64_t m_chunk = 0;
+    bool m_eof = false;
+    uint64_t m_reportedCompressed = 0;
+    uint64_t m_reportedEvents = 0;
+    std::map<std::string, std::string> m_metadata;
+};
+
+bool TraceParser::fill()
+{
+    if (m_eof)
+        return false;
+    if (m_pos > 0) {
+        std::memmove(m_buf.data(), m_buf.data() + m_pos, m_len - m_pos);
+        m_base += m_pos;
+        m_len -= m_pos;
+        m_pos = 0;
+    }
+    const size_t want = static_cast<size_t>(m_chunk);
+    if (m_buf.size() < m_len + want + simdjson::SIMDJSON_PADDING)
+        m_buf.resize(m_len + want + simdjson::SIMDJSON_PADDING);
+    size_t got = 0;
+    while (got < want) {
+        const size_t n = m_read(m_buf.data() + m_len + got, want - got);
+        if (n == 0) {
+            m_eof = true;
+            break;
+        }
+        got += n;
+    }
+    m_len += got;
+    if (m_base + m_len > m_options.maxUncompressedBytes) {
+        m_eof = true;
+        return false;
+    }
+    return got > 0;
+}
+
+bool TraceParser::skipWhitespace()
+{
+    for (;;) {
+        while (m_pos < m_len && jsonscan::isSpace(m_buf[m_pos]))
+            ++m_pos;
+        if (m_pos < m_len)
+            return true;
+        if (!fill())
+            return false;
+    }
+}
+
+std::optional<LoadError> TraceParser::endOfInput(const char* where)
+{
+    if (sourceError) {
+        if (auto e = sourceError())
+            return e;
+    }
+    if (m_base + m_len > m_options.maxUncompressedBytes)
+        return error(LoadErrorKind::TooLarge, m_base + m_len,
+                     "uncompressed size exceeds the limit of " + std::to_string(m_options.maxUncompressedBytes >> 20)
+                         + " MiB",
+                     true);
+    return error(LoadErrorKind::Truncated, m_base + m_len, std::string("file ends ") + where, true);
+}
+
+void TraceParser::reportProgress()
+{
+    if (!m_progress)
+        return;
+    const uint64_t done = m_compressedDone();
+    m_progress->bytesDone.fetch_add(done - m_reportedCompressed, std::memory_order_relaxed);
+    m_reportedCompressed = done;
+    const uint64_t events = m_builder.trace.eventsRead;
+    m_progress->eventsDone.fetch_add(events - m_reportedEvents, std::memory_order_relaxed);
+    m_reportedEvents = events;
+}
+
+std::optional<LoadError> TraceParser::run()
+{
+    if (!skipWhitespace()) {
+        if (auto e = sourceError ? sourceError() : std::nullopt)
+            return e;
+        return error(LoadErrorKind::NotJson, 0, "file is empty");
+    }
+    if (m_buf[m_pos] != '{')
+        return error(LoadErrorKind::NotJson, m_base + m_pos, "expected '{' at the start of a Chrome trace");
+    ++m_pos;
+    bool sawEvents = false;
+    for (;;) {
+        if (!skipWhitespace())
+            return endOfInput("inside the top-level object");
+        const char c = m_buf[m_pos];
+        if (c == ',') {
+            ++m_pos;
+            continue;
+        }
+        if (c == '}') {
+            ++m_pos;
+            break;
+        }
+        if (c != '"')
+            return error(LoadErrorKind::NotJson, m_base + m_pos, std::string("unexpected character '") + c + "' in the top-level object", sawEvents);
+        size_t keyEnd;
+        while ((keyEnd = jsonscan::stringEnd(m_buf.data(), m_pos, m_len)) == jsonscan::kIncomplete)
+            if (!fill())
+                return endOfInput("inside a top-level key");
+        const std::string key(m_buf.data() + m_pos + 1, keyEnd - m_pos - 2);
+        m_pos = keyEnd;
+        if (!skipWhitespace())
+            return endOfInput("after a top-level key");
+        if (m_buf[m_pos] != ':')
+            return error(LoadErrorKind::NotJson, m_base + m_pos, "expected ':' after key \"" + key + "\"", sawEvents);
+        ++m_pos;
+        if (!skipWhitespace())
+            return endOfInput("after a top-level key");
+        if (key == "traceEvents") {
+            if (m_buf[m_pos] != '[')
+                return error(LoadErrorKind::NoTraceEvents, m_base + m_pos, "\"traceEvents\" is not an array");
+            ++m_pos;
+            if (auto e = parseEvents())
+                return e;
+            sawEvents = true;
+            continue;
+        }
+        size_t valueEnd;
+        while ((valueEnd = jsonscan::valueEnd(m_buf.data(), m_pos, m_len)) == jsonscan::kIncomplete)
+            if (!fill())
+                return endOfInput("inside top-level metadata");
+        if (valueEnd == jsonscan::kMalformed)
+            return error(LoadErrorKind::NotJson, m_base + m_pos, "malformed value for key \"" + key + "\"", sawEvents);
+        if (valueEnd - m_pos <= kMaxMetadataValueBytes)
+            m_metadata[key].assign(m_buf.data() + m_pos, valueEnd - m_pos);
+        m_pos = valueEnd;
+    }
+    reportProgress();
+    if (!sawEvents)
+        return error(LoadErrorKind::NoTraceEvents, 0, "no \"traceEvents\" array in the file");
+    return std::nullopt;
+}
+
+std::optional<LoadError> TraceParser::parseEvents()
+{
+    std::vector<ElementSpan> elements;
+    for (;;) {
+        if (m_stop.stop_requested())
+            return error(LoadErrorKind::Cancelled, m_base + m_pos, "load cancelled");
+        elements.clear();
+        size_t i = m_pos;
+        bool closed = false;
+        bool malformed = false;
+        while (true) {
+            while (i < m_len && (jsonscan::isSpace(m_buf[i]) || m_buf[i] == ','))
+                ++i;
+            if (i >= m_len)
+                break;
+            if (m_buf[i] == ']') {
+                closed = true;
+                break;
+            }
+            const size_t end = jsonscan::valueEnd(m_buf.data(), i, m_len);
+            if (end == jsonscan::kIncomplete)
+                break;
+            if (end == jsonscan::kMalformed) {
+                malformed = true;
+                break;
+            }
+            elements.push_back({i, end});
+            i = end;
+            if (i - m_pos >= m_chunk)
+                break;
+        }
+        if (!elements.empty())
+            m_events.parse(m_buf.data(), m_base, elements);
+        const bool needMore = !closed && !malformed && (i >= m_len || elements.empty());
+        m_pos = closed ? i + 1 : i;
+        if (closed)
+            return std::nullopt;
+        if (malformed)
+            return error(LoadErrorKind::NotJson, m_base + i, "malformed JSON between events", true);
+        reportProgress();
+        if (needMore && !fill())
+            return endOfInput("inside \"traceEvents\"");
+    }
+}
+
+} // namespace
+
+void applyMetadata(RankBuilder& builder, const std::map<std::string, std::string>& json, int& rankFromContent);
+
+namespace {
+
+ParsedFile finishParse(ParsedFile& parsed, RankBuilder& builder, TraceParser& parser, std::optional<LoadError> error,
+                       const LoadOptions& options)
+{
+    applyMetadata(builder, parser.metadataJson(), parsed.rankFromContent);
+    parsed.trace.uncompressedBytes = parser.bytesRead();
+    if (error) {
+        parsed.error = std::move(error);
+        if (!parsed.error->partial)
+            return std::move(parsed);
+    }
+    builder.finalize(options);
+    return std::move(parsed);
+}
+
+} // namespace
+
+ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& options, LoadProgress* progress,
+                          std::stop_token stop)
+{
+    ParsedFile parsed;
+    parsed.trace.file = file;
+    RankBuilder builder(parsed.strings, parsed.trace);
+    InflateReader reader;
+    if (!reader.open(file)) {
+        LoadError e;
+        e.file = file;
+        e.kind = LoadErrorKind::Unreadable;
+        e.message = reader.error();
+        parsed.error = e;
+        return parsed;
+    }
+    parsed.trace.compressedBytes = reader.compressedSize();
+    TraceParser parser(
+        builder, options, [&reader](char* dest, size_t n) { return reader.read(dest, n); }, progress,
+        [&reader] { return reader.compressedConsumed(); }, stop);
+    parser.sourceError = [&reader]() -> std::optional<LoadError> {
+        if (!reader.failed())
+            return std::nullopt;
+        LoadError e;
+        const bool truncated = reader.error().find("truncated") != std::string::npos;
+        e.kind = truncated ? LoadErrorKind::Truncated : LoadErrorKind::CorruptGzip;
+        e.byteOffset = reader.uncompressedProduced();
+        e.message = reader.error();
+        e.partial = true;
+        return e;
+    };
+    auto error = parser.run();
+    if (error)
+        error->file = file;
+    if (progress && reader.compressedSize() > reader.compressedConsumed())
+        progress->bytesDone.fetch_add(0, std::memory_order_relaxed);
+    return finishParse(parsed, builder, parser, std::move(error), options);
+}
+
+ParsedFile parseTraceText(std::string_view json, const LoadOptions& options)
+{
+    ParsedFile parsed;
+    RankBuilder builder(parsed.strings, parsed.trace);
+    size_t offset = 0;
+    TraceParser parser(
+        builder, options,
+        [&](char* dest, size_t n) {
+            const size_t take = std::min(n, json.size() - offset);
+            std::memcpy(dest, json.data() + offset, take);
+            offset += take;
+            return take;
+        },
+        nullptr, [&] { return static_cast<uint64_t>(offset); }, {});
+    parsed.trace.compressedBytes = json.size();
+    auto error = parser.run();
+    return finishParse(parsed, builder, parser, std::move(error), options);
+}
+
+} // namespace kscope

@@ -1,0 +1,24 @@
+#pragma once
+
+// Shared helpers for tests: where ../shared lives, scratch folders, small trace files.
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace kscope::test {
+
+std::filesystem::path sharedDir();   // ../shared (traces/, golden/)
+std::filesystem::path sourceDir();   // the project root
+std::filesystem::path cliPath();     // the built kinetoscope-cli
+
+// A fresh empty folder under the system temp dir, removed by the OS or the next run.
+std::filesystem::path scratchDir(const std::string& name);
+void writeFile(const std::filesystem::path& file, std::string_view content);
+void writeGzipFile(const std::filesystem::path& file, std::string_view content);
+std::string readMaybeGzip(const std::filesystem::path& file);
+
+// Runs a command line, captures stdout; returns the exit code.
+int runCommand(const std::string& command, std::string& output);
+
+} // namespace kscope::test
