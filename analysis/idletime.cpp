@@ -1,0 +1,269 @@
+#include "idletime.h"
+
+#include "gpuactivity.h"
+#include "htanumerics.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace kscope {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// HTA lists streams in the order their first kernel appears in the trace file. The loader may
+// keep each event's position in the file (EventTable::fileIndex); without it the first launch
+// (lowest correlation) is the closest stand-in.
+template <typename Table>
+int64_t filePosition(const Table& events, size_t i)
+{
+    if constexpr (requires { events.fileIndex[i]; }) {
+        if (events.fileIndex.size() == events.size())
+            return static_cast<int64_t>(events.fileIndex[i]);
+    }
+    return -1;
+}
+
+struct StreamGaps {
+    int stream = -1;
+    int64_t firstFilePosition = std::numeric_limits<int64_t>::max();
+    int64_t firstCorrelation = std::numeric_limits<int64_t>::max();
+    int64_t prevEnd = 0;
+    bool started = false;
+    std::vector<int64_t> gaps[kIdleCategoryCount];  // ns, in start order
+};
+
+bool selected(const std::vector<int>& wanted, int value)
+{
+    return wanted.empty() || std::find(wanted.begin(), wanted.end(), value) != wanted.end();
+}
+
+// Walks the rank's kernels once, sorted by start, classifying the gap before each one.
+std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int>& streams, double delayUs)
+{
+    const EventTable& events = rank.events;
+    const double delayNs = delayUs * 1000.0;
+    std::vector<StreamGaps> perStream;
+    size_t last = 0;
+    for (size_t i = 0; i < events.size(); ++i) {
+        if (!isGpuWork(events, i))
+            continue;
+        const int stream = events.stream[i];
+        if (last >= perStream.size() || perStream[last].stream != stream) {
+            last = 0;
+            while (last < perStream.size() && perStream[last].stream != stream)
+                ++last;
+            if (last == perStream.size()) {
+                if (!selected(streams, stream))
+                    continue;
+                perStream.push_back({});
+                perStream.back().stream = stream;
+            }
+        }
+        StreamGaps& s = perStream[last];
+        const int64_t position = filePosition(events, i);
+        if (position >= 0)
+            s.firstFilePosition = std::min(s.firstFilePosition, position);
+        if (events.correlation[i] >= 0)
+            s.firstCorrelation = std::min(s.firstCorrelation, events.correlation[i]);
+        const int64_t start = events.tsNs[i];
+        const int64_t end = start + events.durNs[i];
+        if (!s.started) {
+            s.started = true;  // the first kernel has no gap (HTA: NaN in "other")
+            s.prevEnd = end;
+            continue;
+        }
+        // The previous kernel in start order, not the latest end: overlapping kernels give
+        // negative gaps, which HTA counts as kernel wait.
+        const int64_t gap = start - s.prevEnd;
+        const EventIndex launch = events.link[i];
+        IdleCategory category = IdleCategory::Other;
+        if (launch != kNoEvent && events.tsNs[launch] > s.prevEnd)
+            category = IdleCategory::HostWait;
+        else if (static_cast<double>(gap) < delayNs)
+            category = IdleCategory::KernelWait;
+        s.gaps[static_cast<int>(category)].push_back(gap);
+        s.prevEnd = end;
+    }
+    std::stable_sort(perStream.begin(), perStream.end(), [](const StreamGaps& a, const StreamGaps& b) {
+        if (a.firstFilePosition != b.firstFilePosition)
+            return a.firstFilePosition < b.firstFilePosition;
+        return a.firstCorrelation < b.firstCorrelation;
+    });
+    if (!streams.empty()) {
+        // Streams asked for by name come out in the order they were asked for, as in HTA.
+        auto rankOf = [&streams](const StreamGaps& s) {
+            return std::find(streams.begin(), streams.end(), s.stream) - streams.begin();
+        };
+        std::stable_sort(perStream.begin(), perStream.end(),
+                         [&](const StreamGaps& a, const StreamGaps& b) { return rankOf(a) < rankOf(b); });
+    }
+    return perStream;
+}
+
+IdleIntervalStats describe(const std::vector<int64_t>& gapsNs, bool htaCompat)
+{
+    IdleIntervalStats stats;
+    stats.count = static_cast<int64_t>(gapsNs.size());
+    std::vector<double> us;
+    us.reserve(gapsNs.size());
+    for (int64_t g : gapsNs)
+        us.push_back(static_cast<double>(g) / 1000.0);
+    if (us.empty()) {
+        stats.meanUs = stats.stdUs = stats.minUs = stats.p25Us = stats.p50Us = stats.p75Us = stats.maxUs = kNaN;
+        return stats;
+    }
+    stats.meanUs = hta::mean(us);
+    stats.stdUs = hta::sampleStd(us);
+    std::sort(us.begin(), us.end());
+    stats.minUs = us.front();
+    stats.maxUs = us.back();
+    stats.p25Us = hta::quantileLinear(us, 0.25);
+    stats.p50Us = hta::quantileLinear(us, 0.5);
+    stats.p75Us = hta::quantileLinear(us, 0.75);
+    if (htaCompat) {
+        for (double* v : {&stats.meanUs, &stats.stdUs, &stats.minUs, &stats.p25Us, &stats.p50Us,
+                          &stats.p75Us, &stats.maxUs})
+            *v = hta::round(*v, 2);
+    }
+    return stats;
+}
+
+} // namespace
+
+const char* toString(IdleCategory category)
+{
+    switch (category) {
+    case IdleCategory::HostWait:
+        return "host_wait";
+    case IdleCategory::KernelWait:
+        return "kernel_wait";
+    case IdleCategory::Other:
+        break;
+    }
+    return "other";
+}
+
+IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
+{
+    IdleTime result;
+    std::vector<int> ranks = options.ranks;
+    if (ranks.empty())
+        for (const RankTrace& r : run.ranks)
+            ranks.push_back(r.rank);
+    if (ranks.empty())
+        result.error = "the run has no rank";
+
+    for (int rankNumber : ranks) {
+        const RankTrace* rank = run.findRank(rankNumber);
+        const std::vector<StreamGaps> perStream =
+            rank ? collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs)
+                 : std::vector<StreamGaps>{};
+        if (!rank || perStream.empty()) {
+            const std::string why = rank ? rankLabel(rankNumber) + " has no kernels on the selected streams"
+                                         : rankLabel(rankNumber) + " is not in the run";
+            if (options.htaCompat) {
+                // HTA raises (ValueError / "No objects to concatenate") and returns nothing.
+                result.rows.clear();
+                result.stats.clear();
+                result.error = why + "; HTA raises on this, no result";
+                return result;
+            }
+            result.notes.push_back(why + ": left out");
+            continue;
+        }
+        for (const StreamGaps& s : perStream) {
+            int64_t sums[kIdleCategoryCount] = {0, 0, 0};
+            int64_t streamTotal = 0;
+            for (int c = 0; c < kIdleCategoryCount; ++c) {
+                for (int64_t g : s.gaps[c])
+                    sums[c] += g;
+                streamTotal += sums[c];
+            }
+            for (int c = 0; c < kIdleCategoryCount; ++c) {
+                const auto category = static_cast<IdleCategory>(c);
+                // HTA's groupby lists a category when a kernel fell in it; the first kernel of
+                // every stream (no gap) sits in "other".
+                if (s.gaps[c].empty() && category != IdleCategory::Other)
+                    continue;
+                IdleTimeRow row;
+                row.rank = rankNumber;
+                row.stream = s.stream;
+                row.category = category;
+                row.idleNs = sums[c];
+                row.ratio = static_cast<double>(sums[c]) / static_cast<double>(streamTotal);
+                if (options.htaCompat)
+                    row.ratio = hta::round(row.ratio, 2);
+                result.rows.push_back(row);
+                if (options.intervalStats) {
+                    IdleIntervalStats stats = describe(s.gaps[c], options.htaCompat);
+                    stats.rank = rankNumber;
+                    stats.stream = s.stream;
+                    stats.category = category;
+                    result.stats.push_back(stats);
+                }
+            }
+        }
+    }
+    return result;
+}
+
+IdleHistogram idleHistogram(const Run& run, const IdleHistogramOptions& options)
+{
+    IdleHistogram result;
+    const RankTrace* rank = run.findRank(options.rank);
+    if (!rank) {
+        result.error = rankLabel(options.rank) + " is not in the run";
+        return result;
+    }
+    const int bins = std::max(1, options.bins);
+    const std::vector<StreamGaps> perStream = collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs);
+    double low = std::numeric_limits<double>::infinity();
+    double high = -std::numeric_limits<double>::infinity();
+    for (const StreamGaps& s : perStream)
+        for (const auto& gaps : s.gaps)
+            for (int64_t g : gaps) {
+                const double us = static_cast<double>(g) / 1000.0;
+                if (options.logScale && g <= 0) {
+                    ++result.nonPositiveGaps;
+                    continue;
+                }
+                low = std::min(low, us);
+                high = std::max(high, us);
+            }
+    for (auto& counts : result.counts)
+        counts.assign(static_cast<size_t>(bins), 0);
+    if (low > high) {
+        result.notes.push_back(rankLabel(options.rank) + " has no idle gaps to bin");
+        result.edgesUs = {0.0, 1.0};
+        for (auto& counts : result.counts)
+            counts.assign(1, 0);
+        return result;
+    }
+    if (high == low)
+        high = options.logScale ? low * 2.0 : low + 1.0;
+    result.edgesUs.resize(static_cast<size_t>(bins) + 1);
+    for (int b = 0; b <= bins; ++b) {
+        const double f = static_cast<double>(b) / bins;
+        result.edgesUs[b] = options.logScale ? low * std::pow(high / low, f) : low + (high - low) * f;
+    }
+    result.edgesUs.back() = high;
+    for (const StreamGaps& s : perStream)
+        for (int c = 0; c < kIdleCategoryCount; ++c)
+            for (int64_t g : s.gaps[c]) {
+                if (options.logScale && g <= 0)
+                    continue;
+                const double us = static_cast<double>(g) / 1000.0;
+                const double f = options.logScale ? std::log(us / low) / std::log(high / low) : (us - low) / (high - low);
+                const int b = std::clamp(static_cast<int>(f * bins), 0, bins - 1);
+                ++result.counts[c][b];
+            }
+    if (result.nonPositiveGaps > 0)
+        result.notes.push_back(std::to_string(result.nonPositiveGaps)
+                               + " gaps of zero or negative length (back-to-back or overlapping kernels) are not on a log axis");
+    return result;
+}
+
+} // namespace kscope
