@@ -1,0 +1,72 @@
+#pragma once
+
+// Runs the synthetic step program for every rank and step: CPU scopes and launches on a
+// logical CPU clock, GPU activity on two streams, collectives that end together on all ranks.
+//
+// Two passes over the same interpreter: planCollectives() advances all ranks in lockstep up to
+// each collective to learn when it ends everywhere (the last rank's start + transfer time);
+// simulateRank() then replays one rank with those ends known, writing events and recording
+// its GPU activity for the truth. Draws are keyed by (seed, rank, step, instruction), so both
+// passes see the same numbers.
+
+#include "synthprogram.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace kscope {
+
+class SynthTraceWriter;
+
+struct SynthContext {
+    const SynthOptions* options = nullptr;
+    const SynthProgram* program = nullptr;
+    int totalSteps = 0;       // kept steps + the warm-down step
+    int64_t quantumNs = 1;    // 1000 in microsecond mode: every time is a whole microsecond
+    int64_t clockStartNs = 0; // trace clock at the profiler start (ts are relative to baseTimeNanoseconds)
+    int stragglerRank = -1;
+    int slowKernelRank = -1;
+};
+
+inline constexpr int kStragglerSlowdownPercent = 135;  // straggler's backward kernels
+
+// Identity of a rank's process and threads (pids as separate processes would have them).
+int64_t synthPid(int rank);
+int64_t synthAutogradTid(int rank);
+inline int synthDevice(int rank) { return rank % 8; }
+
+struct SynthCollectivePlan {
+    std::vector<int64_t> endNs;             // [step * collectivesPerStep + k]
+    std::vector<int64_t> lateNs;            // per rank: sum of (start - earliest start), kept steps
+    int collectivesPerStep = 0;
+};
+
+SynthCollectivePlan planCollectives(const SynthContext& context);
+
+// One GPU activity as the truth needs it.
+struct SynthGpuRecord {
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    int64_t launchNs = 0;  // ts of the runtime call that launched it
+    uint16_t gpuOp = 0;
+    bool launchedInLastStep = false;
+};
+
+struct SynthStepSpan {
+    int number = 0;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+};
+
+struct SynthRankOutput {
+    std::vector<SynthGpuRecord> gpu;  // in launch order
+    std::vector<SynthStepSpan> steps;
+    int64_t firstTsNs = 0;  // earliest X event except the profiler span
+    int64_t lastEndNs = 0;  // latest end of any event
+};
+
+// Replays one rank. writer may be null (sizing runs); output is filled either way.
+void simulateRank(const SynthContext& context, const SynthCollectivePlan& plan, int rank, SynthTraceWriter* writer,
+                  SynthRankOutput& output);
+
+} // namespace kscope
