@@ -262,6 +262,8 @@ ParsedFile finishParse(ParsedFile& parsed, RankBuilder& builder, TraceParser& pa
     applyMetadata(builder, parser.metadataJson(), parsed.rankFromContent);
     parsed.trace.uncompressedBytes = parser.bytesRead();
     if (error) {
+        if (parsed.trace.eventsRead == 0)
+            error->partial = false;  // nothing worth keeping
         parsed.error = std::move(error);
         if (!parsed.error->partial)
             return std::move(parsed);

@@ -1,0 +1,362 @@
+// Loader unit tests: string pool, ns conversion, rank detection, chunk boundaries, links, steps,
+// and every kind of bad input.
+
+#ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
+#include "model/loader.h"
+#include "model/stringpool.h"
+#include "testsupport.h"
+#endif
+
+#include <QtTest>
+
+using namespace kscope;
+
+namespace {
+
+// A small Kineto-like trace: one step, a cpu_op launching a kernel, a memcpy, an NCCL kernel.
+std::string sampleTrace(int rank, const std::string& extraEvents = {})
+{
+    return R"J({"schemaVersion": 1, "deviceProperties": [{"id": 0, "name": "NVIDIA H100", "totalGlobalMem": 85000000000, "numSms": 132, "computeMajor": 9, "computeMinor": 0}],
+"distributedInfo": {"backend": "nccl", "rank": )J" + std::to_string(rank) + R"J(, "world_size": 2, "pg_config": [{"pg_name": "0"}]},
+"traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#3", "pid": 10, "tid": 11, "ts": 1000, "dur": 500},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::linear", "pid": 10, "tid": 11, "ts": 1010, "dur": 100, "args": {"External id": 5, "Input Dims": [[8, 4], [4, 4]], "Input type": ["float", "float"]}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::addmm", "pid": 10, "tid": 11, "ts": 1020, "dur": 50, "args": {"External id": 6}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 1030, "dur": 5, "args": {"External id": 6, "correlation": 77}},
+  {"ph": "s", "id": 77, "pid": 10, "tid": 11, "ts": 1030, "cat": "ac2g", "name": "ac2g"},
+  {"ph": "X", "cat": "kernel", "name": "sm90_gemm", "pid": 0, "tid": 7, "ts": 1040.5, "dur": 20.25, "args": {"stream": 7, "correlation": 77, "device": 0, "grid": [4, 2, 1], "block": [128, 1, 1], "registers per thread": 96}},
+  {"ph": "f", "id": 77, "pid": 0, "tid": 7, "ts": 1040.5, "cat": "ac2g", "name": "ac2g", "bp": "e"},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaMemcpyAsync", "pid": 10, "tid": 11, "ts": 1200, "dur": 8, "args": {"correlation": 78}},
+  {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 1210, "dur": 4, "args": {"stream": 7, "correlation": 78, "bytes": 4096, "memory bandwidth (GB/s))J" R"J(": 1.5}},
+  {"ph": "X", "cat": "kernel", "name": "ncclDevKernel_AllReduce_Sum_f32_RING_LL", "pid": 0, "tid": 20, "ts": 1300, "dur": 40, "args": {"stream": 20, "correlation": 79, "Collective name": "allreduce", "In msg nelems": 1024, "Group size": 2, "dtype": "Float"}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 10, "tid": 11, "ts": 1290, "dur": 4, "args": {"correlation": 79}},
+  {"ph": "C", "name": "Memory", "pid": 10, "tid": 11, "ts": 1100, "args": {"Total Allocated": 1024}},
+  {"ph": "i", "cat": "cpu_instant_event", "name": "marker", "pid": 10, "tid": 11, "ts": 1400, "s": "t"},
+  {"ph": "M", "name": "thread_name", "pid": 0, "tid": 7, "args": {"name": "stream 7"}},
+  {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0))J" R"J(", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 900, "dur": 700})J"
+        + extraEvents + R"J(
+], "traceName": "rank.json", "displayTimeUnit": "ms", "baseTimeNanoseconds": 1700000000000000000}
+)J";
+}
+
+EventIndex findByName(const ParsedFile& parsed, std::string_view name)
+{
+    const StringId id = parsed.strings.find(name);
+    const auto& names = parsed.trace.events.name;
+    for (size_t i = 0; i < names.size(); ++i)
+        if (names[i] == id)
+            return static_cast<EventIndex>(i);
+    return kNoEvent;
+}
+
+} // namespace
+
+class TestLoader : public QObject {
+    Q_OBJECT
+
+private slots:
+    void stringPoolInterns()
+    {
+        StringPool pool;
+        const StringId a = pool.intern("aten::mm");
+        const StringId b = pool.intern(std::string(5000, 'k'));  // beyond a block's small-string limit
+        QCOMPARE(pool.intern("aten::mm"), a);
+        QVERIFY(a != b);
+        QCOMPARE(pool.view(b).size(), size_t(5000));
+        QCOMPARE(pool.find("missing"), StringId{});
+        QCOMPARE(pool.view(a), std::string_view("aten::mm"));
+        for (int i = 0; i < 20000; ++i)
+            pool.intern("name" + std::to_string(i));
+        QCOMPARE(pool.view(a), std::string_view("aten::mm"));  // views stay valid as the pool grows
+        QCOMPARE(pool.size(), size_t(20003));
+    }
+
+    void microsToNanos_data()
+    {
+        QTest::addColumn<QString>("token");
+        QTest::addColumn<bool>("ok");
+        QTest::addColumn<qint64>("nanos");
+        QTest::newRow("integer") << "1682725898236567" << true << qint64(1682725898236567000);
+        QTest::newRow("ns fraction") << "1712195495507783.055" << true << qint64(1712195495507783055);
+        QTest::newRow("short fraction") << "68.5" << true << qint64(68500);
+        QTest::newRow("float dur") << "68.0" << true << qint64(68000);
+        QTest::newRow("sub-ns rounds") << "1.0005" << true << qint64(1001);
+        QTest::newRow("trailing space") << "12 \n" << true << qint64(12000);
+        QTest::newRow("negative") << "-3.25" << true << qint64(-3250);
+        QTest::newRow("exponent") << "1.5e3" << true << qint64(1500000);
+        QTest::newRow("text") << "abc" << false << qint64(0);
+        QTest::newRow("dot only") << "1." << false << qint64(0);
+        QTest::newRow("empty") << "" << false << qint64(0);
+    }
+    void microsToNanos()
+    {
+        QFETCH(QString, token);
+        QFETCH(bool, ok);
+        QFETCH(qint64, nanos);
+        int64_t value = 0;
+        const std::string text = token.toStdString();
+        QCOMPARE(kscope::microsToNanos(text, value), ok);
+        if (ok)
+            QCOMPARE(qint64(value), nanos);
+    }
+
+    void rankFromFileName_data()
+    {
+        QTest::addColumn<QString>("name");
+        QTest::addColumn<int>("rank");
+        QTest::newRow("rank-") << "rank-3.Apr_03.pt.trace.json.gz" << 3;
+        QTest::newRow("rank") << "rank12.json" << 12;
+        QTest::newRow("rank_") << "sampled_rank_7.json" << 7;
+        QTest::newRow("worker") << "worker5.pt.trace.json" << 5;
+        QTest::newRow("none") << "trace.json" << -1;
+        QTest::newRow("word without number") << "rank_not_found.json.gz" << -1;
+    }
+    void rankFromFileName()
+    {
+        QFETCH(QString, name);
+        QFETCH(int, rank);
+        QCOMPARE(kscope::rankFromFileName(name.toStdString()), rank);
+    }
+
+    void parsesEventsArgsAndLinks()
+    {
+        LoadOptions options;
+        const ParsedFile parsed = parseTraceText(sampleTrace(1), options);
+        QVERIFY(!parsed.error);
+        const RankTrace& r = parsed.trace;
+        QCOMPARE(parsed.rankFromContent, 1);
+        QCOMPARE(r.metadata.devices.size(), size_t(1));
+        QCOMPARE(r.metadata.devices[0].name, std::string("NVIDIA H100"));
+        QCOMPARE(r.metadata.devices[0].numSms, 132);
+        QCOMPARE(r.metadata.distributed->worldSize, 2);
+        QCOMPARE(r.metadata.baseTimeNanoseconds, int64_t(1700000000000000000));
+        QCOMPARE(r.metadata.displayTimeUnit, std::string("ms"));
+        QVERIFY(r.metadata.fractionalTimestamps);
+        QCOMPARE(r.deviceType, DeviceType::Nvidia);
+        QCOMPARE(r.flows.size(), size_t(2));
+        QCOMPARE(r.counters.size(), size_t(1));
+        QCOMPARE(r.eventsRead, uint64_t(15));
+        // 9 X events + the Trace span + 1 instant; M, C and flows are kept elsewhere.
+        QCOMPARE(r.events.size(), size_t(11));
+        QVERIFY(std::is_sorted(r.events.tsNs.begin(), r.events.tsNs.end()));
+
+        const EventIndex kernel = findByName(parsed, "sm90_gemm");
+        QVERIFY(kernel != kNoEvent);
+        QCOMPARE(r.events.tsNs[kernel], int64_t(1040500));
+        QCOMPARE(r.events.durNs[kernel], int64_t(20250));
+        QCOMPARE(r.events.stream[kernel], 7);
+        QCOMPARE(r.events.kind[kernel], EventKind::Kernel);
+        const EventIndex launch = r.events.link[kernel];
+        QVERIFY(launch != kNoEvent);
+        QCOMPARE(parsed.strings.view(r.events.name[launch]), std::string_view("cudaLaunchKernel"));
+        QCOMPARE(r.events.link[launch], kernel);
+        QCOMPARE(r.events.step[kernel], 3);  // through its launch
+        const KernelLaunchArgs* geometry = findSparse(r.events.kernelLaunchArgs, kernel);
+        QVERIFY(geometry);
+        QCOMPARE(geometry->grid[0], 4);
+        QCOMPARE(geometry->registersPerThread, 96);
+
+        const EventIndex addmm = findByName(parsed, "aten::addmm");
+        const EventIndex linear = findByName(parsed, "aten::linear");
+        QCOMPARE(r.events.parent[addmm], linear);
+        QCOMPARE(r.events.depth[addmm], uint16_t(2));
+        QCOMPARE(r.events.parent[launch], addmm);
+        QCOMPARE(r.events.step[linear], 3);
+        const ShapeArgs* shapes = findSparse(r.events.shapeArgs, linear);
+        QVERIFY(shapes);
+        QCOMPARE(parsed.strings.view(shapes->inputDims), std::string_view("[[8, 4], [4, 4]]"));
+
+        const EventIndex memcpy = findByName(parsed, "Memcpy HtoD");
+        const MemoryArgs* mem = findSparse(r.events.memoryArgs, memcpy);
+        QVERIFY(mem);
+        QCOMPARE(mem->bytes, int64_t(4096));
+        QCOMPARE(mem->bandwidthGBps, 1.5);
+        const EventIndex nccl = findByName(parsed, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+        const CollectiveArgs* coll = findSparse(r.events.collectiveArgs, nccl);
+        QVERIFY(coll);
+        QCOMPARE(coll->inMsgNelems, int64_t(1024));
+        QCOMPARE(parsed.strings.view(coll->collectiveName), std::string_view("allreduce"));
+        const EventIndex span = findByName(parsed, "PyTorch Profiler (0)");
+        QCOMPARE(parsed.strings.view(r.threads[r.events.thread[span]].pidName), std::string_view("Spans"));
+    }
+
+    void htaCompatRoundsAndDrops()
+    {
+        LoadOptions options;
+        options.htaCompat = true;
+        const ParsedFile parsed = parseTraceText(sampleTrace(0), options);
+        QVERIFY(!parsed.error);
+        // Instants and the Trace span are gone; ts rounded up, end rounded down.
+        QCOMPARE(parsed.trace.events.size(), size_t(9));
+        const EventIndex kernel = findByName(parsed, "sm90_gemm");
+        QCOMPARE(parsed.trace.events.tsNs[kernel], int64_t(1041000));
+        QCOMPARE(parsed.trace.events.durNs[kernel], int64_t(19000));  // floor(1060.75) - 1041
+    }
+
+    void chunkBoundaries_data()
+    {
+        QTest::addColumn<int>("chunk");
+        for (int chunk : {1, 2, 3, 7, 16, 64, 333, 4096})
+            QTest::newRow(qPrintable(QString::number(chunk))) << chunk;
+    }
+    void chunkBoundaries()
+    {
+        QFETCH(int, chunk);
+        LoadOptions whole;
+        const ParsedFile reference = parseTraceText(sampleTrace(0), whole);
+        LoadOptions small;
+        small.chunkBytes = static_cast<uint64_t>(chunk);
+        const ParsedFile parsed = parseTraceText(sampleTrace(0), small);
+        QVERIFY(!parsed.error);
+        QCOMPARE(parsed.trace.events.size(), reference.trace.events.size());
+        QCOMPARE(parsed.trace.events.tsNs, reference.trace.events.tsNs);
+        QCOMPARE(parsed.trace.events.durNs, reference.trace.events.durNs);
+        QCOMPARE(parsed.trace.events.link, reference.trace.events.link);
+        QCOMPARE(parsed.trace.metadata.devices.size(), size_t(1));
+        QVERIFY(parsed.trace.badEvents.empty());
+    }
+
+    void minifiedAndEscapedTrace()
+    {
+        const std::string json =
+            "{\"traceEvents\":[{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"a\\\"b\\\\c\",\"pid\":1,\"tid\":1,\"ts\":5,\"dur\":2},"
+            R"J({"ph":"X","cat":"kernel","name":"k,[x]","pid":0,"tid":7,"ts":6,"dur":1,"args":{"stream":"7"}}],"distributedInfo":{"rank":4}})J";
+        LoadOptions options;
+        options.chunkBytes = 5;
+        const ParsedFile parsed = parseTraceText(json, options);
+        QVERIFY(!parsed.error);
+        QCOMPARE(parsed.rankFromContent, 4);
+        QCOMPARE(parsed.trace.events.size(), size_t(2));
+        QVERIFY(findByName(parsed, "a\"b\\c") != kNoEvent);
+        const EventIndex k = findByName(parsed, "k,[x]");
+        QVERIFY(k != kNoEvent);
+        QCOMPARE(parsed.trace.events.stream[k], 7);  // numeric strings become numbers, as in pandas
+    }
+
+    void badEvents_data()
+    {
+        QTest::addColumn<QString>("event");
+        QTest::addColumn<int>("kind");
+        QTest::newRow("missing ts") << R"J({"ph": "X", "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "dur": 3})J" << int(BadEventKind::MissingTimestamp);
+        QTest::newRow("text ts") << R"J({"ph": "X", "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "ts": "soon", "dur": 3})J" << int(BadEventKind::WrongType);
+        QTest::newRow("negative dur") << R"J({"ph": "X", "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "ts": 5, "dur": -3})J" << int(BadEventKind::NegativeDuration);
+        QTest::newRow("unknown ph") << R"J({"ph": "Q", "cat": "cpu_op", "name": "x", "pid": 1, "tid": 1, "ts": 5})J" << int(BadEventKind::UnknownPhase);
+        QTest::newRow("not an object") << R"J([1, 2, 3])J" << int(BadEventKind::NotAnObject);
+        QTest::newRow("number") << R"J(42)J" << int(BadEventKind::NotAnObject);
+        QTest::newRow("broken value") << R"J({"ph": "X", "ts": 1x2, "dur": 1})J" << int(BadEventKind::BadTimestamp);
+    }
+    void badEvents()
+    {
+        QFETCH(QString, event);
+        QFETCH(int, kind);
+        LoadOptions options;
+        const ParsedFile parsed = parseTraceText(sampleTrace(0, ",\n  " + event.toStdString()), options);
+        QVERIFY(!parsed.error);
+        QCOMPARE(parsed.trace.badEvents.size(), size_t(1));
+        QCOMPARE(int(parsed.trace.badEvents[0].kind), kind);
+        QCOMPARE(parsed.trace.badEvents[0].count, uint64_t(1));
+        QCOMPARE(parsed.trace.badEvents[0].samples.size(), size_t(1));
+        QVERIFY(parsed.trace.badEvents[0].samples[0].byteOffset > 100);
+        QCOMPARE(parsed.trace.events.size(), size_t(11));  // the good events all survive
+    }
+
+    void badFiles_data()
+    {
+        QTest::addColumn<QByteArray>("content");
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<bool>("partial");
+        const std::string good = sampleTrace(0);
+        QTest::newRow("empty") << QByteArray() << int(LoadErrorKind::NotJson) << false;
+        QTest::newRow("not json") << QByteArray("hello world") << int(LoadErrorKind::NotJson) << false;
+        QTest::newRow("array top") << QByteArray("[1,2]") << int(LoadErrorKind::NotJson) << false;
+        QTest::newRow("no traceEvents") << QByteArray(R"J({"schemaVersion": 1})J") << int(LoadErrorKind::NoTraceEvents) << false;
+        QTest::newRow("truncated") << QByteArray::fromStdString(good.substr(0, good.size() / 2)) << int(LoadErrorKind::Truncated) << true;
+        QTest::newRow("garbage after events") << QByteArray(R"J({"traceEvents": [{"ph":"X","ts":1,"dur":1,"cat":"a","name":"b"} } ]})J") << int(LoadErrorKind::NotJson) << true;
+    }
+    void badFiles()
+    {
+        QFETCH(QByteArray, content);
+        QFETCH(int, kind);
+        QFETCH(bool, partial);
+        const auto dir = test::scratchDir("badfile");
+        test::writeFile(dir / "rank0.json", std::string_view(content.constData(), size_t(content.size())));
+        const ParsedFile parsed = parseTraceFile(dir / "rank0.json", LoadOptions{});
+        QVERIFY(parsed.error);
+        QCOMPARE(int(parsed.error->kind), kind);
+        QCOMPARE(parsed.error->partial, partial);
+        QVERIFY(!parsed.error->message.empty());
+    }
+
+    void runWithBrokenAndDuplicateRanks()
+    {
+        const auto dir = test::scratchDir("run");
+        test::writeGzipFile(dir / "rank0.pt.trace.json.gz", sampleTrace(0));
+        test::writeFile(dir / "rank1.pt.trace.json", sampleTrace(1));
+        test::writeFile(dir / "dup.json", sampleTrace(1));
+        test::writeFile(dir / "worker3.json", R"J({"traceEvents": []})J");
+        test::writeFile(dir / "broken.json.gz", std::string("\x1f\x8b\x08\x00garbage that is not deflate", 31));
+        test::writeFile(dir / "notes.txt", "not a trace");
+        LoadProgress progress;
+        const auto run = loadRun(dir, LoadOptions{}, &progress);
+        QCOMPARE(run->ranks.size(), size_t(4));
+        QCOMPARE(run->ranks[0].rank, 0);
+        QCOMPARE(run->ranks[1].rank, 1);
+        QCOMPARE(run->ranks[2].rank, 1);  // duplicates both load, with a warning
+        QCOMPARE(run->ranks[3].rank, 3);  // from the file name
+        QCOMPARE(run->errors.size(), size_t(1));
+        QCOMPARE(run->errors[0].file.filename().string(), std::string("broken.json.gz"));
+        QCOMPARE(run->errors[0].kind, LoadErrorKind::CorruptGzip);
+        QCOMPARE(run->skippedFiles.size(), size_t(1));
+        QVERIFY(std::any_of(run->warnings.begin(), run->warnings.end(),
+                            [](const LoadWarning& w) { return w.message.find("more than one file") != std::string::npos; }));
+        QCOMPARE(progress.filesDone.load(), 5u);
+        QCOMPARE(progress.filesTotal.load(), 5u);
+        // One ProfilerStep name in the run: HTA does not trim.
+        QCOMPARE(run->ranks[0].eventsTrimmed, uint64_t(0));
+        const RankTrace* rank0 = run->findRank(0);
+        QVERIFY(rank0);
+        QCOMPARE(run->str(rank0->events.name[0]), std::string_view("PyTorch Profiler (0)"));
+    }
+
+    void lastStepTrimming()
+    {
+        // Two steps: the kernel launched in the last step is dropped unless includeLastStep.
+        const std::string json = R"J({"traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 10, "dur": 5, "args": {"correlation": 1}},
+  {"ph": "X", "cat": "kernel", "name": "k1", "pid": 0, "tid": 7, "ts": 20, "dur": 5, "args": {"stream": 7, "correlation": 1}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 110, "dur": 5, "args": {"correlation": 2}},
+  {"ph": "X", "cat": "kernel", "name": "k2", "pid": 0, "tid": 7, "ts": 120, "dur": 5, "args": {"stream": 7, "correlation": 2}}
+]})J";
+        const auto dir = test::scratchDir("trim");
+        test::writeFile(dir / "rank0.json", json);
+        LoadOptions options;
+        auto run = loadRun(dir, options);
+        QCOMPARE(run->ranks.size(), size_t(1));
+        QCOMPARE(run->ranks[0].events.size(), size_t(3));
+        QCOMPARE(run->ranks[0].eventsTrimmed, uint64_t(3));
+        QCOMPARE(run->ranks[0].steps.size(), size_t(1));
+        options.includeLastStep = true;
+        run = loadRun(dir, options);
+        QCOMPARE(run->ranks[0].events.size(), size_t(6));
+        QCOMPARE(run->ranks[0].steps.size(), size_t(2));
+        const auto& t = run->ranks[0].events;
+        QCOMPARE(t.step[t.size() - 1], 2);  // k2 inherits its launch's step
+    }
+
+    void cancellation()
+    {
+        const auto dir = test::scratchDir("cancel");
+        test::writeFile(dir / "rank0.json", sampleTrace(0));
+        std::stop_source stop;
+        stop.request_stop();
+        const auto run = loadRun(dir, LoadOptions{}, nullptr, stop.get_token());
+        QVERIFY(run->ranks.empty());
+        QCOMPARE(run->errors.size(), size_t(1));
+        QCOMPARE(run->errors[0].kind, LoadErrorKind::Cancelled);
+    }
+};
+
+QTEST_APPLESS_MAIN(TestLoader)
+#include "tst_loader.moc"
