@@ -3,6 +3,7 @@
 #include "jsonscan.h"
 #include "rankbuilder.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstring>
 
@@ -164,10 +165,12 @@ bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
         case 's':
             if (keyIs(key, "stream")) {
                 std::string_view text;
+                // CUPTI writes "no stream" on device-wide syncs as 4294967295: HTA reads it as a
+                // stream (not -1), so it must not wrap to -1 here; clamp it into range instead.
                 if (readInt(value, n))
-                    ev.stream = static_cast<int32_t>(n);
-                else if (readString(value, text) && tokenToInt(text, n))
-                    ev.stream = static_cast<int32_t>(n);  // pandas to_numeric accepts "7", not "0x0"
+                    ev.stream = static_cast<int32_t>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
+                else if (readString(value, text) && tokenToInt(text, n))  // pandas to_numeric: "7" yes, "0x0" no
+                    ev.stream = static_cast<int32_t>(std::clamp<int64_t>(n, INT32_MIN, INT32_MAX));
             } else if (keyIs(key, "shared memory")) {
                 if (readInt(value, n)) {
                     ev.launch.sharedMemory = static_cast<int32_t>(n);

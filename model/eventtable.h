@@ -125,6 +125,7 @@ struct EventTable {
     std::vector<Phase> phase;
     std::vector<EventKind> kind;
     std::vector<uint16_t> depth;         // nesting depth on its thread (0 = top level)
+    std::vector<uint32_t> fileIndex;     // position in the file among kept events (HTA's row order)
 
     std::vector<MemoryArgs> memoryArgs;
     std::vector<CollectiveArgs> collectiveArgs;

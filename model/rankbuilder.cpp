@@ -199,6 +199,7 @@ void RankBuilder::sortByStart()
     t.parent.assign(n, kNoEvent);
     t.step.assign(n, -1);
     t.depth.assign(n, 0);
+    t.fileIndex.assign(order.begin(), order.end());
 }
 
 void RankBuilder::linkCorrelations()
@@ -375,6 +376,7 @@ void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
     compact(t.phase);
     compact(t.kind);
     compact(t.depth);
+    compact(t.fileIndex);
     for (EventIndex& link : t.link)
         if (link != kNoEvent)
             link = newIndex[link];

@@ -54,7 +54,7 @@ size_t EventTable::residentBytes() const
 {
     return bytesOf(tsNs) + bytesOf(durNs) + bytesOf(name) + bytesOf(category) + bytesOf(thread) + bytesOf(stream)
         + bytesOf(correlation) + bytesOf(externalId) + bytesOf(link) + bytesOf(parent) + bytesOf(step)
-        + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
+        + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(fileIndex) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
         + bytesOf(shapeArgs) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs);
 }
 
@@ -74,6 +74,7 @@ void EventTable::shrinkToFit()
     phase.shrink_to_fit();
     kind.shrink_to_fit();
     depth.shrink_to_fit();
+    fileIndex.shrink_to_fit();
     memoryArgs.shrink_to_fit();
     collectiveArgs.shrink_to_fit();
     shapeArgs.shrink_to_fit();
