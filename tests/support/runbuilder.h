@@ -80,6 +80,7 @@ public:
                 t.phase.push_back(Phase::Complete);
                 t.kind.push_back(kindOf(e.category));
                 t.depth.push_back(0);
+                t.fileIndex.push_back(static_cast<uint32_t>(k));
             }
             for (size_t g = 0; g < t.size(); ++g) {
                 if (t.stream[g] < 0 || t.correlation[g] < 0)

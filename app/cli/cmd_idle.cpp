@@ -1,0 +1,110 @@
+// kinetoscope-cli idle RUN / idle-hist RUN: why GPU streams sit idle (HTA idle time breakdown),
+// and the distribution of the gaps.
+
+#include "analysiscells.h"
+#include "command.h"
+
+#include "analysis/idletime.h"
+
+#include <iostream>
+
+namespace kscope::cli {
+
+namespace {
+
+bool readStreams(const Arguments& args, std::vector<int>& streams)
+{
+    const auto text = args.value("streams");
+    if (text && !parseIntList(*text, streams)) {
+        std::cerr << "error: --streams takes a comma-separated list of stream numbers\n";
+        return false;
+    }
+    return true;
+}
+
+int runIdle(const Arguments& args)
+{
+    IdleTimeOptions options;
+    options.htaCompat = args.common.htaCompat;
+    options.ranks = args.common.ranks;
+    options.consecutiveKernelDelayUs = args.number("consecutive-kernel-delay", 30.0);
+    options.intervalStats = args.flag("stats");
+    if (!readStreams(args, options.streams))
+        return kExitUsage;
+    int exitCode = kExitOk;
+    auto run = loadRunForCommand(args, exitCode);
+    if (!run)
+        return exitCode;
+    const IdleTime result = idleTimeBreakdown(*run, options);
+
+    Table table;
+    if (options.intervalStats) {
+        table.columns = {"rank", "stream", "idle_category", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
+        for (const IdleIntervalStats& s : result.stats)
+            table.addRow({int64_t{s.rank}, int64_t{s.stream}, std::string(toString(s.category)), s.count,
+                          numberCell(s.meanUs), numberCell(s.stdUs), numberCell(s.minUs), numberCell(s.p25Us),
+                          numberCell(s.p50Us), numberCell(s.p75Us), numberCell(s.maxUs)});
+    } else {
+        table.columns = {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"};
+        for (const IdleTimeRow& row : result.rows)
+            table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
+                          microsCell(row.idleNs), numberCell(row.ratio)});
+    }
+    addOutcome(table, result.error, result.notes);
+    if (!emitTable(table, args))
+        return kExitUsage;
+    return finalExitCode(*run, args);
+}
+
+int runIdleHistogram(const Arguments& args)
+{
+    IdleHistogramOptions options;
+    options.rank = static_cast<int>(args.number("rank", args.common.ranks.empty() ? 0 : args.common.ranks.front()));
+    options.bins = static_cast<int>(args.number("bins", 50));
+    options.logScale = args.flag("log");
+    options.consecutiveKernelDelayUs = args.number("consecutive-kernel-delay", 30.0);
+    if (!readStreams(args, options.streams))
+        return kExitUsage;
+    if (options.bins < 1 || options.bins > 100000) {
+        std::cerr << "error: --bins must lie in [1, 100000]\n";
+        return kExitUsage;
+    }
+    int exitCode = kExitOk;
+    auto run = loadRunForCommand(args, exitCode);
+    if (!run)
+        return exitCode;
+    const IdleHistogram result = idleHistogram(*run, options);
+
+    Table table;
+    table.columns = {"idle_category", "bin_start (us)", "bin_end (us)", "count"};
+    if (result.error.empty()) {
+        for (int c = 0; c < kIdleCategoryCount; ++c)
+            for (size_t b = 0; b < result.counts[c].size(); ++b)
+                table.addRow({std::string(toString(static_cast<IdleCategory>(c))), result.edgesUs[b],
+                              result.edgesUs[b + 1], result.counts[c][b]});
+    }
+    addOutcome(table, result.error, result.notes);
+    if (!emitTable(table, args))
+        return kExitUsage;
+    return finalExitCode(*run, args);
+}
+
+const CommandRegistrar kIdleRegistrar{
+    {"idle", "Idle time per rank and stream by cause: host wait, kernel wait, other (HTA)",
+     "RUN_DIR [--ranks LIST] [--streams LIST] [--consecutive-kernel-delay US] [--stats]\n"
+     "  Each gap before a kernel, memcpy or memset on a stream is host wait (its launch came after the\n"
+     "  previous kernel ended), kernel wait (shorter than the delay, 30 us) or other.\n"
+     "  --ranks defaults to every rank (HTA: rank 0). --stats prints count/mean/std/quartiles of the\n"
+     "  gaps per category instead of their sums.",
+     &runIdle, {"stats"}}};
+
+const CommandRegistrar kHistogramRegistrar{
+    {"idle-hist", "Histogram of the idle gaps of one rank, per cause",
+     "RUN_DIR --rank R [--bins 50] [--log] [--streams LIST] [--consecutive-kernel-delay US]\n"
+     "  Shared bin edges for the three categories; --log bins geometrically (gaps <= 0 are counted\n"
+     "  in a note only).",
+     &runIdleHistogram, {"log"}}};
+
+} // namespace
+
+} // namespace kscope::cli

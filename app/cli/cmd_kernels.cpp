@@ -1,0 +1,93 @@
+// kinetoscope-cli kernel-types RUN / kernels RUN: HTA's GPU kernel breakdown, its two tables.
+
+#include "analysiscells.h"
+#include "command.h"
+
+#include "analysis/kernelbreakdown.h"
+
+#include <iostream>
+
+namespace kscope::cli {
+
+namespace {
+
+constexpr const char* kOptionsHelp =
+    "  --duration-ratio R     kernels past this quantile of the running total fold into \"others\" (0.8)\n"
+    "  --num-kernels N        at most N kernels per rank and type before folding (10)\n"
+    "  --no-memory-kernels    leave memcpy/memset out\n"
+    "  --hta-compat           HTA's numbers exactly: folded tables keep only sums for kept kernels";
+
+bool breakdownOptions(const Arguments& args, KernelBreakdownOptions& options)
+{
+    options.htaCompat = args.common.htaCompat;
+    options.durationRatio = args.number("duration-ratio", 0.8);
+    options.numKernels = static_cast<int>(args.number("num-kernels", 10));
+    options.includeMemoryKernels = !args.flag("no-memory-kernels");
+    if (!(options.durationRatio >= 0.0 && options.durationRatio <= 1.0) || options.numKernels < 0) {
+        std::cerr << "error: --duration-ratio must lie in [0, 1] and --num-kernels be >= 0\n";
+        return false;
+    }
+    return true;
+}
+
+int runKernelTypes(const Arguments& args)
+{
+    KernelBreakdownOptions options;
+    if (!breakdownOptions(args, options))
+        return kExitUsage;
+    int exitCode = kExitOk;
+    auto run = loadRunForCommand(args, exitCode);
+    if (!run)
+        return exitCode;
+    const KernelBreakdown result = kernelBreakdown(*run, options);
+    Table table;
+    table.columns = {"kernel_type", "sum", "percentage"};
+    for (const KernelTypeShare& share : result.types)
+        table.addRow({share.kernelType, microsCell(share.sumNs), numberCell(share.percentage)});
+    addOutcome(table, result.error, result.notes);
+    if (!emitTable(table, args))
+        return kExitUsage;
+    return finalExitCode(*run, args);
+}
+
+int runKernels(const Arguments& args)
+{
+    KernelBreakdownOptions options;
+    if (!breakdownOptions(args, options))
+        return kExitUsage;
+    int exitCode = kExitOk;
+    auto run = loadRunForCommand(args, exitCode);
+    if (!run)
+        return exitCode;
+    const KernelBreakdown result = kernelBreakdown(*run, options);
+    Table table;
+    table.columns = {"name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank"};
+    for (const KernelStatsRow& row : result.kernels)
+        table.addRow({std::string(rowName(*run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
+                      microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
+                      std::string(toString(row.type)), int64_t{row.rank}});
+    addOutcome(table, result.error, result.notes);
+    if (!emitTable(table, args))
+        return kExitUsage;
+    return finalExitCode(*run, args);
+}
+
+const CommandRegistrar kTypesRegistrar{
+    {"kernel-types", "Share of GPU busy time per kernel type and type overlap (HTA kernel breakdown)",
+     std::string("RUN_DIR [options]\n"
+                 "  Unions of COMPUTATION, COMMUNICATION and MEMORY kernels, cut where they overlap;\n"
+                 "  summed over ranks, in microseconds.\n")
+         + kOptionsHelp,
+     &runKernelTypes, {"no-memory-kernels"}}};
+
+const CommandRegistrar kKernelsRegistrar{
+    {"kernels", "Per-kernel duration statistics per rank and type, top kernels + \"others\" (HTA)",
+     std::string("RUN_DIR [options]\n"
+                 "  Kernels grouped by name on each rank; beyond --num-kernels or --duration-ratio the\n"
+                 "  rest folds into \"others\". Times in microseconds.\n")
+         + kOptionsHelp,
+     &runKernels, {"no-memory-kernels"}}};
+
+} // namespace
+
+} // namespace kscope::cli

@@ -1,0 +1,271 @@
+// Every golden case against HTA's own output: load the trace with --hta-compat semantics, run
+// each analysis with the arguments HTA got (params.json), compare row by row.
+
+// moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
+#ifndef Q_MOC_RUN
+#include "analysis/idletime.h"
+#include "analysis/kernelbreakdown.h"
+#include "analysis/overlap.h"
+#include "analysis/temporalbreakdown.h"
+#include "goldencsv.h"
+#include "model/loader.h"
+#endif
+
+#include <QtTest>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <variant>
+
+using namespace kscope;
+using namespace kscope::test;
+
+namespace {
+
+using Value = std::variant<std::monostate, double, std::string>;
+
+// Our result as a table with HTA's column names.
+struct OurTable {
+    std::vector<std::string> columns;
+    std::vector<std::vector<Value>> rows;
+    std::set<std::string> exactColumns;  // integers and µs sums: no tolerance
+};
+
+Value micros(int64_t ns)
+{
+    return static_cast<double>(ns) / 1000.0;
+}
+
+Value number(double v)
+{
+    return std::isnan(v) ? Value{} : Value{v};
+}
+
+bool parseNumber(const std::string& text, double& value)
+{
+    if (text.empty())
+        return false;
+    char* end = nullptr;
+    value = std::strtod(text.c_str(), &end);
+    return end == text.c_str() + text.size();
+}
+
+// Empty string when the tables agree, else the first difference with its row and column.
+std::string compareTables(const GoldenCsv& golden, const OurTable& ours)
+{
+    if (golden.rows.size() != ours.rows.size())
+        return "row count: HTA " + std::to_string(golden.rows.size()) + ", ours " + std::to_string(ours.rows.size());
+    for (size_t r = 0; r < golden.rows.size(); ++r) {
+        for (size_t gc = 0; gc < golden.header.size(); ++gc) {
+            const std::string& column = golden.header[gc];
+            if (column.empty())
+                continue;  // pandas' index
+            const auto it = std::find(ours.columns.begin(), ours.columns.end(), column);
+            if (it == ours.columns.end())
+                return "column " + column + " missing";
+            const Value& mine = ours.rows[r][static_cast<size_t>(it - ours.columns.begin())];
+            const std::string expected = gc < golden.rows[r].size() ? golden.rows[r][gc] : std::string();
+            const std::string where = "row " + std::to_string(r) + " column '" + column + "': HTA '" + expected + "', ours ";
+            double expectedNumber = 0.0;
+            if (expected.empty()) {
+                if (!std::holds_alternative<std::monostate>(mine))
+                    return where + "a value where HTA has none";
+            } else if (std::holds_alternative<std::string>(mine)) {
+                if (std::get<std::string>(mine) != expected)
+                    return where + "'" + std::get<std::string>(mine) + "'";
+            } else if (parseNumber(expected, expectedNumber)) {
+                if (!std::holds_alternative<double>(mine))
+                    return where + "nothing";
+                const double got = std::get<double>(mine);
+                const bool exact = ours.exactColumns.count(column) > 0;
+                const double tolerance = exact ? 0.0 : 1e-6 * std::max(std::abs(got), std::abs(expectedNumber)) + 1e-12;
+                if (std::abs(got - expectedNumber) > tolerance)
+                    return where + QString::number(got, 'g', 17).toStdString();
+            } else {
+                return where + "a number";
+            }
+        }
+    }
+    return {};
+}
+
+OurTable temporalTable(const TemporalBreakdown& t)
+{
+    OurTable table;
+    table.columns = {"rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)",
+                     "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
+    table.exactColumns = {"rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)"};
+    for (const auto& r : t.rows)
+        table.rows.push_back({double(r.rank), micros(r.idleNs), micros(r.computeNs), micros(r.nonComputeNs),
+                              micros(r.spanNs), number(r.idlePctg), number(r.computePctg), number(r.nonComputePctg)});
+    return table;
+}
+
+OurTable kernelTypeTable(const KernelBreakdown& k)
+{
+    OurTable table;
+    table.columns = {"kernel_type", "sum", "percentage"};
+    table.exactColumns = {"sum"};
+    for (const auto& s : k.types)
+        table.rows.push_back({s.kernelType, micros(s.sumNs), number(s.percentage)});
+    return table;
+}
+
+OurTable kernelTable(const Run& run, const KernelBreakdown& k)
+{
+    OurTable table;
+    table.columns = {"name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank"};
+    table.exactColumns = {"sum (us)", "max (us)", "min (us)", "rank"};
+    for (const auto& r : k.kernels)
+        table.rows.push_back({std::string(rowName(run, r)), micros(r.sumNs), micros(r.maxNs), micros(r.minNs),
+                              number(r.stddevNs / 1000.0), number(r.meanNs / 1000.0), std::string(toString(r.type)),
+                              double(r.rank)});
+    return table;
+}
+
+OurTable idleTable(const IdleTime& idle)
+{
+    OurTable table;
+    table.columns = {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"};
+    table.exactColumns = {"rank", "stream", "idle_time"};
+    for (const auto& r : idle.rows)
+        table.rows.push_back({double(r.rank), double(r.stream), std::string(toString(r.category)), micros(r.idleNs),
+                              number(r.ratio)});
+    return table;
+}
+
+OurTable idleStatsTable(const IdleTime& idle)
+{
+    OurTable table;
+    table.columns = {"idle_category", "rank", "stream", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
+    table.exactColumns = {"rank", "stream", "count"};
+    for (const auto& s : idle.stats)
+        table.rows.push_back({std::string(toString(s.category)), double(s.rank), double(s.stream), double(s.count),
+                              number(s.meanUs), number(s.stdUs), number(s.minUs), number(s.p25Us), number(s.p50Us),
+                              number(s.p75Us), number(s.maxUs)});
+    return table;
+}
+
+OurTable overlapTable(const Overlap& o)
+{
+    OurTable table;
+    table.columns = {"rank", "comp_comm_overlap_pctg"};
+    table.exactColumns = {"rank"};
+    for (const auto& r : o.rows)
+        table.rows.push_back({double(r.rank), number(r.overlapPctg)});
+    return table;
+}
+
+std::shared_ptr<Run> loadCase(const GoldenCase& goldenCase)
+{
+    static std::map<std::string, std::shared_ptr<Run>> cache;
+    auto& run = cache[goldenCase.name];
+    if (!run) {
+        LoadOptions options;
+        options.htaCompat = true;
+        const GoldenCall parse = goldenCall(goldenCase.goldenDir, "parse");
+        options.includeLastStep = parse.kwargs.value("include_last_profiler_step").toBool(false);
+        run = loadRun(goldenCase.traceDir, options);
+    }
+    return run;
+}
+
+} // namespace
+
+class TestGoldenAnalyses : public QObject {
+    Q_OBJECT
+
+private slots:
+    void golden_data();
+    void golden();
+};
+
+void TestGoldenAnalyses::golden_data()
+{
+    QTest::addColumn<QString>("caseName");
+    QTest::addColumn<QString>("step");
+    const auto cases = goldenCases();
+    if (cases.empty())
+        QSKIP("no ../shared/traces with golden output here");
+    for (const GoldenCase& c : cases)
+        for (const char* step : {"get_temporal_breakdown", "get_gpu_kernel_breakdown", "get_gpu_kernel_breakdown_nomem",
+                                 "get_gpu_kernel_breakdown_all", "get_idle_time_breakdown",
+                                 "get_idle_time_breakdown_stats", "get_comm_comp_overlap"})
+            QTest::addRow("%s/%s", c.name.c_str(), step) << QString::fromStdString(c.name) << QString(step);
+}
+
+void TestGoldenAnalyses::golden()
+{
+    QFETCH(QString, caseName);
+    QFETCH(QString, step);
+    GoldenCase goldenCase;
+    for (const GoldenCase& c : goldenCases())
+        if (c.name == caseName.toStdString())
+            goldenCase = c;
+    const GoldenCall call = goldenCall(goldenCase.goldenDir, step);
+    if (!call.found)
+        QSKIP("HTA never made this call (its parse failed)");
+    const auto run = loadCase(goldenCase);
+    QVERIFY2(!run->ranks.empty(), "the run did not load");
+
+    // (file stem, our table) per frame HTA returned; error: our message where HTA raised.
+    std::vector<std::pair<std::string, OurTable>> frames;
+    std::string error;
+    const std::string stem = step.toStdString();
+    const QJsonObject& kw = call.kwargs;
+    if (step == "get_temporal_breakdown") {
+        const TemporalBreakdown t = temporalBreakdown(*run, {.htaCompat = true});
+        error = t.error;
+        frames.emplace_back(stem, temporalTable(t));
+    } else if (step.startsWith("get_gpu_kernel_breakdown")) {
+        KernelBreakdownOptions options;
+        options.htaCompat = true;
+        options.durationRatio = kw.value("duration_ratio").toDouble(0.8);
+        options.numKernels = kw.value("num_kernels").toInt(10);
+        options.includeMemoryKernels = kw.value("include_memory_kernels").toBool(true);
+        const KernelBreakdown k = kernelBreakdown(*run, options);
+        error = k.error;
+        frames.emplace_back(stem + "_kernel_type", kernelTypeTable(k));
+        frames.emplace_back(stem + "_kernel", kernelTable(*run, k));
+    } else if (step.startsWith("get_idle_time_breakdown")) {
+        IdleTimeOptions options;
+        options.htaCompat = true;
+        for (const QJsonValue& r : kw.value("ranks").toArray())
+            options.ranks.push_back(r.toInt());
+        if (options.ranks.empty())
+            options.ranks = {0};  // HTA's default
+        for (const QJsonValue& s : kw.value("streams").toArray())
+            options.streams.push_back(s.toInt());
+        options.consecutiveKernelDelayUs = kw.value("consecutive_kernel_delay").toDouble(30);
+        options.intervalStats = kw.value("show_idle_interval_stats").toBool(false);
+        const IdleTime idle = idleTimeBreakdown(*run, options);
+        error = idle.error;
+        frames.emplace_back(stem + "_idle_time", idleTable(idle));
+        if (options.intervalStats)
+            frames.emplace_back(stem + "_interval_stats", idleStatsTable(idle));
+    } else {
+        const Overlap o = commCompOverlap(*run, {.htaCompat = true});
+        error = o.error;
+        frames.emplace_back(stem, overlapTable(o));
+    }
+
+    if (call.status == "error") {
+        // HTA raised: we answer with nothing and say why.
+        QVERIFY2(!error.empty(), qPrintable("HTA raised (" + call.error + ") but we returned a result"));
+        for (const auto& [name, table] : frames)
+            QVERIFY2(table.rows.empty(), qPrintable(QString::fromStdString(name) + ": rows despite the error"));
+        return;
+    }
+    QVERIFY2(error.empty(), error.c_str());
+    for (const auto& [name, table] : frames) {
+        const GoldenCsv golden = readGoldenCsv(goldenCase.goldenDir, name);
+        QVERIFY2(golden.found, qPrintable(QString::fromStdString(name) + ".csv missing though HTA returned it"));
+        const std::string difference = compareTables(golden, table);
+        QVERIFY2(difference.empty(), qPrintable(caseName + ": " + QString::fromStdString(name) + ": "
+                                                + QString::fromStdString(difference)));
+    }
+}
+
+QTEST_GUILESS_MAIN(TestGoldenAnalyses)
+#include "tst_golden_analyses.moc"
