@@ -65,8 +65,9 @@ int64_t totalLength(std::span<const Interval> groups);
 
 // Sweeps several unions at once: set k weighs 1 << k, and the callback gets each stretch of time
 // between consecutive distinct edge times with the running sum of weights (HTA's "running"
-// column; a bit mask as long as each union is disjoint and well formed).
-void sweepUnions(std::span<const std::span<const Interval>> sets,
+// column; a bit mask as long as each union is disjoint and well formed). Returns how many
+// instants had more than one edge (where an unstable sort could show zero-length states).
+size_t sweepUnions(std::span<const std::span<const Interval>> sets,
                  const std::function<void(int64_t running, int64_t from, int64_t to)>& stretch);
 
 // Length of time covered by both unions (HTA's comm/comp "running == 3" sweep).

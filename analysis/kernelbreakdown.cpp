@@ -241,17 +241,23 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
         std::vector<const std::vector<Interval>*> typeUnions = {&unions.computation, &unions.communication};
         if (options.includeMemoryKernels)
             typeUnions.push_back(&unions.memory);
-        if (options.htaCompat) {
-            htaTypeSlices(typeUnions, analysed, slices);
-        } else {
-            std::vector<std::span<const Interval>> sets;
-            for (const std::vector<Interval>* u : typeUnions)
-                sets.emplace_back(*u);
-            sweepUnions(sets, [&](int64_t running, int64_t from, int64_t to) {
-                if (running > 0)
-                    slices[sliceLabel(running, analysed)] += to - from;
-            });
+        std::vector<std::span<const Interval>> sets;
+        for (const std::vector<Interval>* u : typeUnions)
+            sets.emplace_back(*u);
+        std::map<std::string, int64_t> rankSlices;
+        const size_t crowdedInstants = sweepUnions(sets, [&](int64_t running, int64_t from, int64_t to) {
+            if (running > 0)
+                rankSlices[sliceLabel(running, analysed)] += to - from;
+        });
+        // Durations never depend on the order of edges at one instant; HTA's unstable sort only
+        // adds zero-length slices. Replay it edge for edge only when that could add a label.
+        const size_t possibleLabels = (size_t{1} << analysed.size()) - 1;
+        if (options.htaCompat && crowdedInstants > 0 && rankSlices.size() < possibleLabels) {
+            rankSlices.clear();
+            htaTypeSlices(typeUnions, analysed, rankSlices);
         }
+        for (const auto& [label, sum] : rankSlices)
+            slices[label] += sum;
     }
 
     // Labels in name order (HTA's groupby), then by sum descending with HTA's sort.
