@@ -157,6 +157,28 @@ OurTable overlapTable(const Overlap& o)
     return table;
 }
 
+// The CLI's CSV as a table of values (numbers where they parse).
+OurTable tableFromCsv(const GoldenCsv& csv)
+{
+    OurTable table;
+    table.columns = csv.header;
+    for (const auto& row : csv.rows) {
+        std::vector<Value> values;
+        for (const std::string& cell : row) {
+            double number = 0.0;
+            if (cell.empty())
+                values.emplace_back();
+            else if (parseNumber(cell, number))
+                values.emplace_back(number);
+            else
+                values.emplace_back(cell);
+        }
+        values.resize(table.columns.size());
+        table.rows.push_back(std::move(values));
+    }
+    return table;
+}
+
 std::shared_ptr<Run> loadCase(const GoldenCase& goldenCase)
 {
     static std::map<std::string, std::shared_ptr<Run>> cache;
@@ -179,6 +201,8 @@ class TestGoldenAnalyses : public QObject {
 private slots:
     void golden_data();
     void golden();
+    void cliMatchesGolden_data();
+    void cliMatchesGolden();
 };
 
 void TestGoldenAnalyses::golden_data()
@@ -265,6 +289,45 @@ void TestGoldenAnalyses::golden()
         QVERIFY2(difference.empty(), qPrintable(caseName + ": " + QString::fromStdString(name) + ": "
                                                 + QString::fromStdString(difference)));
     }
+}
+
+void TestGoldenAnalyses::cliMatchesGolden_data()
+{
+    QTest::addColumn<QString>("arguments");  // after "kinetoscope-cli", before the run folder
+    QTest::addColumn<QString>("trace");
+    QTest::addColumn<QString>("golden");  // golden/<case>/<stem>.csv; empty: HTA raised
+    QTest::newRow("temporal") << "temporal" << "trace_filter" << "trace_filter/get_temporal_breakdown";
+    QTest::newRow("kernel-types") << "kernel-types" << "trace_filter"
+                                  << "trace_filter/get_gpu_kernel_breakdown_kernel_type";
+    QTest::newRow("kernels nomem") << "kernels --no-memory-kernels" << "df_index_resolver"
+                                   << "df_index_resolver/get_gpu_kernel_breakdown_nomem_kernel";
+    QTest::newRow("idle") << "idle --ranks 0,1" << "trace_filter" << "trace_filter/get_idle_time_breakdown_idle_time";
+    QTest::newRow("overlap") << "overlap" << "mtia_inference_trace" << "mtia_inference_trace/get_comm_comp_overlap";
+    QTest::newRow("temporal where HTA raised") << "temporal" << "cpu_only" << "";
+}
+
+void TestGoldenAnalyses::cliMatchesGolden()
+{
+    QFETCH(QString, arguments);
+    QFETCH(QString, trace);
+    QFETCH(QString, golden);
+    if (!std::filesystem::exists(sharedDir() / "traces" / trace.toStdString()))
+        QSKIP("../shared/traces is not here");
+    const std::string command = cliPath().string() + " " + arguments.toStdString() + " --hta-compat --format csv "
+        + (sharedDir() / "traces" / trace.toStdString()).string() + " 2>/dev/null";
+    std::string output;
+    QCOMPARE(runCommand(command, output), 0);
+    const GoldenCsv ours = parseGoldenCsv(output);
+    if (golden.isEmpty()) {
+        QVERIFY(!ours.header.empty());
+        QVERIFY(ours.rows.empty());
+        return;
+    }
+    const std::filesystem::path file = sharedDir() / "golden" / golden.toStdString();
+    const GoldenCsv expected = readGoldenCsv(file.parent_path(), file.filename().string());
+    QVERIFY(expected.found);
+    const std::string difference = compareTables(expected, tableFromCsv(ours));
+    QVERIFY2(difference.empty(), difference.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestGoldenAnalyses)
