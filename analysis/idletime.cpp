@@ -13,17 +13,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// HTA lists streams in the order their first kernel appears in the trace file. The loader may
-// keep each event's position in the file (EventTable::fileIndex); without it the first launch
-// (lowest correlation) is the closest stand-in.
-template <typename Table>
-int64_t filePosition(const Table& events, size_t i)
+// HTA lists streams in the order their first kernel appears in the trace file: the loader records
+// that order (RankTrace::streamsInFileOrder); runs built in code without it fall back to the
+// first launch (lowest correlation).
+int64_t filePosition(const RankTrace& rank, int stream)
 {
-    if constexpr (requires { events.fileIndex[i]; }) {
-        if (events.fileIndex.size() == events.size())
-            return static_cast<int64_t>(events.fileIndex[i]);
-    }
-    return -1;
+    const auto& order = rank.streamsInFileOrder;
+    const auto it = std::find(order.begin(), order.end(), stream);
+    return it == order.end() ? -1 : static_cast<int64_t>(it - order.begin());
 }
 
 struct StreamGaps {
@@ -63,9 +60,11 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
             }
         }
         StreamGaps& s = perStream[last];
-        const int64_t position = filePosition(events, i);
-        if (position >= 0)
-            s.firstFilePosition = std::min(s.firstFilePosition, position);
+        if (!s.started) {
+            const int64_t position = filePosition(rank, stream);
+            if (position >= 0)
+                s.firstFilePosition = position;
+        }
         if (events.correlation[i] >= 0)
             s.firstCorrelation = std::min(s.firstCorrelation, events.correlation[i]);
         const int64_t start = events.tsNs[i];

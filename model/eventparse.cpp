@@ -148,6 +148,10 @@ struct EventBatchParser::RawEvent {
 EventBatchParser::EventBatchParser(RankBuilder& builder, const LoadOptions& options)
     : m_builder(builder), m_options(options), m_event(std::make_unique<RawEvent>())
 {
+    // One allocation up front: growing with each larger batch would fault in fresh pages each time.
+    const size_t capacity = static_cast<size_t>(std::min<uint64_t>(options.chunkBytes * 2 + (1 << 16), 0xFFFFFFFFull / 2));
+    if (m_parser.allocate(capacity) != simdjson::SUCCESS)
+        m_parser = simdjson::ondemand::parser{};  // it will allocate per batch instead
 }
 
 EventBatchParser::~EventBatchParser() = default;
@@ -187,8 +191,8 @@ bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
         case 'E':
             if (keyIs(key, "External id"))
                 readInt(value, ev.externalId);
-            else if (keyIs(key, "Ev Idx") && readInt(value, ev.callStack.evIdx))
-                ev.hasCallStack = true;
+            else if (keyIs(key, "Ev Idx"))
+                readInt(value, ev.callStack.evIdx);  // kept only beside Python / record-function ids
             continue;
         case 'd':
             if (keyIs(key, "device") && readInt(value, n))
@@ -381,21 +385,22 @@ bool EventBatchParser::parseOne(ondemand::value element, RawEvent& ev)
     return true;
 }
 
-void EventBatchParser::parse(const char* window, uint64_t base, const std::vector<ElementSpan>& elements)
+void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements)
 {
     const size_t first = elements.front().begin;
     const size_t last = elements.back().end;
+    // Turn "{..},{..}" into "[{..},{..}]" where it lies: no copy of the batch.
+    char* doc = window + first - 1;
+    const char savedBefore = *doc;
+    const char savedAfter = window[last];
+    *doc = '[';
+    window[last] = ']';
     const size_t bytes = last - first + 2;
-    if (m_batch.size() < bytes + simdjson::SIMDJSON_PADDING)
-        m_batch.resize(bytes + bytes / 4 + simdjson::SIMDJSON_PADDING);
-    m_batch[0] = '[';
-    std::memcpy(m_batch.data() + 1, window + first, last - first);
-    m_batch[bytes - 1] = ']';
 
     size_t done = 0;
-    ondemand::document doc;
+    ondemand::document document;
     ondemand::array array;
-    if (!m_parser.iterate(m_batch.data(), bytes, m_batch.size()).get(doc) && !doc.get_array().get(array)) {
+    if (!m_parser.iterate(doc, bytes, windowSize - (first - 1)).get(document) && !document.get_array().get(array)) {
         for (auto item : array) {
             const ElementSpan& span = elements[done];
             ondemand::value value;
@@ -407,6 +412,8 @@ void EventBatchParser::parse(const char* window, uint64_t base, const std::vecto
                 break;
         }
     }
+    *doc = savedBefore;
+    window[last] = savedAfter;
     // A malformed event stops On-Demand for the rest of the batch: take those one at a time.
     for (size_t k = done; k < elements.size(); ++k)
         parseIsolated(window, base, elements[k]);
@@ -490,7 +497,9 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
         return;
     }
     if (phase == Phase::FlowStart || phase == Phase::FlowStep || phase == Phase::FlowEnd) {
-        trace.flows.push_back({tsNs, ev.flowId, phase, thread});
+        ++trace.flowEventsRead;
+        if (m_options.keepFlows)
+            trace.flows.push_back({tsNs, ev.flowId, phase, thread});
         return;
     }
     const StringId name = ev.hasName ? strings.intern(ev.name) : StringId{};

@@ -2,6 +2,7 @@
 
 // Internal to the loader: turns a batch of complete traceEvents elements into rows.
 
+#include "jsonscan.h"
 #include "loader.h"
 
 #include <simdjson.h>
@@ -14,18 +15,18 @@ namespace kscope {
 
 class RankBuilder;
 
-struct ElementSpan {
-    size_t begin = 0;  // offsets into the splitter's window
-    size_t end = 0;
-};
+using ElementSpan = jsonscan::Span;  // offsets into the splitter's window
 
 class EventBatchParser {
 public:
     EventBatchParser(RankBuilder& builder, const LoadOptions& options);
     ~EventBatchParser();
 
-    // Parses the elements (all inside window); base is window[0]'s offset in the file.
-    void parse(const char* window, uint64_t base, const std::vector<ElementSpan>& elements);
+    // Parses the elements (all inside window); base is window[0]'s offset in the file. The window
+    // is parsed in place: the bytes just before the first and after the last element are
+    // temporarily replaced by '[' and ']', so window must have a byte before elements.front()
+    // and simdjson's padding after its end (windowSize).
+    void parse(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements);
 
 private:
     struct RawEvent;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "column.h"
 #include "ids.h"
 
 #include <cstdint>
@@ -111,21 +112,21 @@ struct FlowEvent {
 
 // Columnar events of one rank, sorted by (tsNs, file order). Every column has size().
 struct EventTable {
-    std::vector<int64_t> tsNs;
-    std::vector<int64_t> durNs;          // 0 for events without a duration
-    std::vector<StringId> name;
-    std::vector<StringId> category;
-    std::vector<uint32_t> thread;        // index into RankTrace::threads
-    std::vector<int32_t> stream;         // args.stream, -1 when absent or not numeric (CPU side)
-    std::vector<int64_t> correlation;    // args.correlation, -1 when absent
-    std::vector<int64_t> externalId;     // args["External id"], -1 when absent
-    std::vector<EventIndex> link;        // correlated partner (launch <-> GPU activity), kNoEvent if none
-    std::vector<EventIndex> parent;      // enclosing CPU event on the same thread, kNoEvent if top level
-    std::vector<int32_t> step;           // ProfilerStep number, -1 when outside any step
-    std::vector<Phase> phase;
-    std::vector<EventKind> kind;
-    std::vector<uint16_t> depth;         // nesting depth on its thread (0 = top level)
-    std::vector<uint32_t> fileIndex;     // position in the file among kept events (HTA's row order)
+    Column<int64_t> tsNs;
+    Column<int64_t> durNs;          // 0 for events without a duration
+    Column<StringId> name;
+    Column<StringId> category;
+    Column<uint32_t> thread;        // index into RankTrace::threads
+    Column<int32_t> stream;         // args.stream, -1 when absent or not numeric (CPU side)
+    Column<int64_t> correlation;    // args.correlation, -1 when absent
+    Column<int64_t> externalId;     // args["External id"], -1 when absent
+    Column<EventIndex> link;        // correlated partner (launch <-> GPU activity), kNoEvent if none
+    Column<EventIndex> parent;      // enclosing CPU event on the same thread, kNoEvent if top level
+    Column<int32_t> step;           // ProfilerStep number, -1 when outside any step
+    Column<Phase> phase;
+    Column<EventKind> kind;
+    Column<uint16_t> depth;         // nesting depth on its thread (0 = top level)
+    Column<uint32_t> fileIndex;     // position in the file; only while loading (see streamsInFileOrder)
 
     std::vector<MemoryArgs> memoryArgs;
     std::vector<CollectiveArgs> collectiveArgs;

@@ -41,7 +41,18 @@ bool InflateReader::open(const std::filesystem::path& file)
     if (!refillInput() && failed())
         return false;
     m_gzip = m_inputLen >= 2 && m_input[0] == 0x1f && m_input[1] == 0x8b;
+    m_expectedSize = m_compressedSize;
     if (m_gzip) {
+        unsigned char trailer[4] = {0, 0, 0, 0};
+        const long here = std::ftell(m_file);
+        if (m_compressedSize >= 18 && std::fseek(m_file, -4, SEEK_END) == 0 && std::fread(trailer, 1, 4, m_file) == 4) {
+            uint64_t isize = trailer[0] | (trailer[1] << 8) | (trailer[2] << 16) | (uint64_t(trailer[3]) << 24);
+            // ISIZE wraps at 4 GiB: add the wraps that the compression ratio implies (traces gzip ~20x).
+            while (isize < m_compressedSize * 4)
+                isize += 1ull << 32;
+            m_expectedSize = isize;
+        }
+        std::fseek(m_file, here, SEEK_SET);
         // 15 + 16: gzip wrapper only; a zlib stream is not what Kineto writes.
         if (inflateInit2(&m_z->stream, 15 + 16) != Z_OK) {
             m_error = "zlib initialisation failed";

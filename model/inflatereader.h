@@ -30,6 +30,8 @@ public:
     uint64_t compressedConsumed() const { return m_compressedConsumed; }
     uint64_t compressedSize() const { return m_compressedSize; }
     uint64_t uncompressedProduced() const { return m_produced; }
+    // A guess of the inflated size before reading (gzip's trailer holds it modulo 4 GiB).
+    uint64_t expectedUncompressedSize() const { return m_expectedSize; }
 
 private:
     bool refillInput();
@@ -48,6 +50,7 @@ private:
     uint64_t m_compressedConsumed = 0;
     uint64_t m_compressedSize = 0;
     uint64_t m_produced = 0;
+    uint64_t m_expectedSize = 0;
 };
 
 } // namespace kscope

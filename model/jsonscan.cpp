@@ -71,3 +71,185 @@ size_t valueEnd(const char* data, size_t start, size_t size)
 }
 
 } // namespace kscope::jsonscan
+
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+namespace kscope::jsonscan {
+
+namespace {
+
+struct SplitState {
+    int depth = 0;
+    bool inString = false;
+    bool escape = false;
+    size_t elementStart = 0;
+};
+
+inline uint64_t prefixXor(uint64_t x)
+{
+    x ^= x << 1;
+    x ^= x << 2;
+    x ^= x << 4;
+    x ^= x << 8;
+    x ^= x << 16;
+    x ^= x << 32;
+    return x;
+}
+
+// Bytes between elements may only be whitespace and commas.
+inline bool gapIsClean(const char* data, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; ++i)
+        if (!isSpace(data[i]) && data[i] != ',')
+            return false;
+    return true;
+}
+
+} // namespace
+
+SplitResult splitElements(const char* data, size_t start, size_t size, size_t maxBytes, std::vector<Span>& out)
+{
+    SplitState s;
+    SplitResult result;
+    size_t lastEnd = start;  // end of the last accepted element (or the scan start)
+    const size_t firstIndex = out.size();
+
+    // Handles one structural byte outside strings; returns true when the scan must stop.
+    auto structural = [&](size_t pos, char c) -> bool {
+        if (c == '{' || c == '[') {
+            if (s.depth == 0) {
+                if (!gapIsClean(data, lastEnd, pos)) {
+                    result.resume = lastEnd;
+                    result.irregular = true;
+                    return true;
+                }
+                s.elementStart = pos;
+            }
+            ++s.depth;
+            return false;
+        }
+        // '}' or ']'
+        if (s.depth == 0) {
+            if (!gapIsClean(data, lastEnd, pos) || c != ']') {
+                result.resume = lastEnd;
+                result.irregular = true;
+                return true;
+            }
+            result.closed = true;
+            result.resume = pos + 1;
+            return true;
+        }
+        if (--s.depth == 0) {
+            out.push_back({s.elementStart, pos + 1});
+            lastEnd = pos + 1;
+            if (lastEnd - start >= maxBytes) {
+                result.resume = lastEnd;
+                return true;
+            }
+        }
+        return false;
+    };
+    auto scalarRange = [&](size_t from, size_t to) -> bool {
+        for (size_t i = from; i < to; ++i) {
+            const char c = data[i];
+            if (s.inString) {
+                if (s.escape)
+                    s.escape = false;
+                else if (c == '\\')
+                    s.escape = true;
+                else if (c == '"')
+                    s.inString = false;
+                continue;
+            }
+            if (c == '"') {
+                if (s.depth == 0) {  // a string element: not ours to split
+                    result.resume = lastEnd;
+                    result.irregular = true;
+                    return true;
+                }
+                s.inString = true;
+            } else if (c == '{' || c == '[' || c == '}' || c == ']') {
+                if (structural(i, c))
+                    return true;
+            }
+        }
+        return false;
+    };
+
+    size_t pos = start;
+#if defined(__AVX2__)
+    const __m256i quote = _mm256_set1_epi8('"');
+    const __m256i backslash = _mm256_set1_epi8('\\');
+    const __m256i openBrace = _mm256_set1_epi8('{');
+    const __m256i closeBrace = _mm256_set1_epi8('}');
+    // '[' = 0x5B and ']' = 0x5D differ from '{' and '}' by 0x20: OR-ing 0x20 folds them together.
+    const __m256i fold = _mm256_set1_epi8(0x20);
+    auto mask64 = [](__m256i lo, __m256i hi) {
+        return static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(lo)))
+            | (static_cast<uint64_t>(static_cast<uint32_t>(_mm256_movemask_epi8(hi))) << 32);
+    };
+    while (pos < size) {
+        const size_t valid = std::min<size_t>(64, size - pos);
+        const uint64_t validMask = valid == 64 ? ~0ull : ((1ull << valid) - 1);
+        const __m256i lo = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + pos));
+        const __m256i hi = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(data + pos + 32));
+        const uint64_t backslashes = mask64(_mm256_cmpeq_epi8(lo, backslash), _mm256_cmpeq_epi8(hi, backslash)) & validMask;
+        if (backslashes || s.escape) {
+            if (scalarRange(pos, pos + valid))
+                return result;
+            pos += valid;
+            continue;
+        }
+        const uint64_t quotes = mask64(_mm256_cmpeq_epi8(lo, quote), _mm256_cmpeq_epi8(hi, quote)) & validMask;
+        const __m256i loFold = _mm256_or_si256(lo, fold);
+        const __m256i hiFold = _mm256_or_si256(hi, fold);
+        const uint64_t opens = mask64(_mm256_cmpeq_epi8(loFold, openBrace), _mm256_cmpeq_epi8(hiFold, openBrace));
+        const uint64_t closes = mask64(_mm256_cmpeq_epi8(loFold, closeBrace), _mm256_cmpeq_epi8(hiFold, closeBrace));
+        uint64_t inString = prefixXor(quotes);
+        if (s.inString)
+            inString = ~inString;
+        // A quote opening a string at depth 0 would be a string element: leave it to the scalar path.
+        uint64_t bits = (opens | closes) & ~inString & validMask;
+        if (s.depth == 0 && quotes) {
+            if (scalarRange(pos, pos + valid))
+                return result;
+            pos += valid;
+            continue;
+        }
+        while (bits) {
+            const unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
+            bits &= bits - 1;
+            const size_t at = pos + bit;
+            if (structural(at, data[at]))
+                return result;
+            if (s.depth == 0 && quotes && (quotes >> bit) != 0) {
+                // Back at depth 0 with quotes later in this block: finish it byte by byte.
+                s.inString = (inString >> bit) & 1;
+                if (scalarRange(at + 1, pos + valid))
+                    return result;
+                bits = 0;
+                inString = s.inString ? ~0ull : 0;
+                break;
+            }
+        }
+        s.inString = (inString >> (valid - 1)) & 1;
+        pos += valid;
+    }
+#else
+    if (scalarRange(pos, size))
+        return result;
+    pos = size;
+#endif
+    // Ran out of bytes: resume at the incomplete element, or after the last complete one.
+    (void)firstIndex;
+    result.resume = s.depth > 0 ? s.elementStart : lastEnd;
+    if (s.depth == 0 && !gapIsClean(data, lastEnd, size)) {
+        result.resume = lastEnd;
+        result.irregular = true;
+    }
+    return result;
+}
+
+} // namespace kscope::jsonscan

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 namespace kscope::jsonscan {
 
@@ -21,5 +22,26 @@ size_t stringEnd(const char* data, size_t start, size_t size);
 // Index just past the JSON value starting at start (no leading whitespace), kIncomplete when the
 // buffer ends first, kMalformed when the bytes cannot start or close a value.
 size_t valueEnd(const char* data, size_t start, size_t size);
+
+} // namespace kscope::jsonscan
+
+namespace kscope::jsonscan {
+
+struct Span {
+    size_t begin = 0;
+    size_t end = 0;
+};
+
+struct SplitResult {
+    size_t resume = 0;       // where the next scan starts (start of an incomplete element, or past the last one)
+    bool closed = false;     // the array's closing ']' was reached at resume - 1
+    bool irregular = false;  // at resume sits something that is not an object/array element: scan it with valueEnd
+};
+
+// Splits the content of a JSON array of objects (the traceEvents elements) starting at start,
+// appending complete element spans until about maxBytes are covered. 64 bytes per step with AVX2
+// where the build allows (quotes, escapes, braces as bit masks), byte by byte otherwise.
+// data must stay readable for 64 bytes past size (the loader's buffers carry simdjson's padding).
+SplitResult splitElements(const char* data, size_t start, size_t size, size_t maxBytes, std::vector<Span>& out);
 
 } // namespace kscope::jsonscan

@@ -275,6 +275,8 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
     } else if (!run->ranks.empty()) {
         KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");
     }
+    for (RankTrace& r : run->ranks)
+        Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
     return run;
 }
 

@@ -15,8 +15,11 @@ struct LoadOptions {
     bool htaCompat = false;
     // HTA drops events launched in the last ProfilerStep; true keeps them.
     bool includeLastStep = false;
-    // Keep grid/block/occupancy of kernels (costs ~40 B per kernel).
-    bool keepKernelLaunchArgs = true;
+    // Keep grid/block/occupancy of kernels (about 60 B per kernel, ~18 B per event on average).
+    bool keepKernelLaunchArgs = false;
+    // Keep flow events (ph s/t/f). Kineto's flows repeat the launch correlation, which the model
+    // already links, so by default they are only counted (RankTrace::flowEventsRead).
+    bool keepFlows = false;
     unsigned threads = 0;                            // 0 = hardware concurrency
     uint64_t chunkBytes = 16ull << 20;               // inflated bytes handed to the JSON parser at once
     uint64_t memoryBudgetBytes = 0;                  // 0 = no limit on concurrent inflated buffers

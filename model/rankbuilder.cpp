@@ -70,6 +70,24 @@ EventKind RankBuilder::kindOf(StringId category)
     return it->second;
 }
 
+void RankBuilder::reserveForJsonBytes(uint64_t bytes)
+{
+    // Kineto writes 190-320 bytes per event, flows and metadata included; the sort's permutation
+    // rebuilds every column at its exact size, so a generous guess costs nothing lasting.
+    const size_t events = static_cast<size_t>(std::min<uint64_t>(bytes / 200, 1ull << 31));
+    EventTable& t = trace.events;
+    t.tsNs.reserve(events);
+    t.durNs.reserve(events);
+    t.name.reserve(events);
+    t.category.reserve(events);
+    t.thread.reserve(events);
+    t.stream.reserve(events);
+    t.correlation.reserve(events);
+    t.externalId.reserve(events);
+    t.phase.reserve(events);
+    t.kind.reserve(events);
+}
+
 void RankBuilder::noteBadEvent(BadEventKind kind, uint64_t byteOffset, std::string_view excerpt)
 {
     auto it = std::find_if(trace.badEvents.begin(), trace.badEvents.end(),
@@ -96,6 +114,7 @@ void RankBuilder::finalize(const LoadOptions& options)
     linkParents();
     assignSteps();
     detectDeviceType();
+    recordStreamFileOrder(trace);
     std::sort(trace.counters.begin(), trace.counters.end(),
               [](const CounterSample& a, const CounterSample& b) { return a.tsNs < b.tsNs; });
     trace.events.shrinkToFit();
@@ -129,12 +148,13 @@ void RankBuilder::applyHtaRounding()
 
 namespace {
 
-template <typename T>
-void permute(std::vector<T>& column, const std::vector<EventIndex>& order)
+template <typename C>
+void permute(C& column, const std::vector<EventIndex>& order)
 {
-    std::vector<T> sorted(column.size());
-    for (size_t i = 0; i < order.size(); ++i)
-        sorted[i] = column[order[i]];
+    C sorted;
+    sorted.reserve(order.size());  // exact size: the parse-time reserve's slack goes away here
+    for (EventIndex i : order)
+        sorted.push_back(column[i]);
     column.swap(sorted);
 }
 
@@ -178,8 +198,7 @@ void RankBuilder::sortByStart()
             return t.tsNs[a] < t.tsNs[b];
         return t.durNs[a] > t.durNs[b];
     });
-    const bool alreadySorted = std::is_sorted(order.begin(), order.end());
-    if (!alreadySorted) {
+    {
         permute(t.tsNs, order);
         permute(t.durNs, order);
         permute(t.name, order);
@@ -346,6 +365,27 @@ void RankBuilder::detectDeviceType()
         trace.deviceType = DeviceType::Unknown;
 }
 
+void recordStreamFileOrder(RankTrace& trace)
+{
+    const EventTable& t = trace.events;
+    std::vector<std::pair<uint32_t, int32_t>> firstSeen;  // (file index, stream)
+    for (size_t i = 0; i < t.size(); ++i) {
+        const EventKind kind = t.kind[i];
+        if (t.stream[i] < 0 || t.phase[i] != Phase::Complete
+            || (kind != EventKind::Kernel && kind != EventKind::Memcpy && kind != EventKind::Memset && kind != EventKind::MtiaCcp))
+            continue;
+        auto it = std::find_if(firstSeen.begin(), firstSeen.end(), [&](const auto& p) { return p.second == t.stream[i]; });
+        if (it == firstSeen.end())
+            firstSeen.emplace_back(t.fileIndex[i], t.stream[i]);
+        else
+            it->first = std::min(it->first, t.fileIndex[i]);
+    }
+    std::sort(firstSeen.begin(), firstSeen.end());
+    trace.streamsInFileOrder.clear();
+    for (const auto& [index, stream] : firstSeen)
+        trace.streamsInFileOrder.push_back(stream);
+}
+
 void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
 {
     EventTable& t = trace.events;
@@ -392,6 +432,7 @@ void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
         steps.push_back(s);
     }
     trace.steps = std::move(steps);
+    recordStreamFileOrder(trace);
     t.shrinkToFit();
 }
 

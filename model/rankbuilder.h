@@ -30,6 +30,9 @@ public:
     uint32_t threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
     EventKind kindOf(StringId category);
 
+    // Reserves columns for a file of about this many JSON bytes, so they do not grow by doubling.
+    void reserveForJsonBytes(uint64_t bytes);
+
     void noteBadEvent(BadEventKind kind, uint64_t byteOffset, std::string_view excerpt);
 
     // Sorts by start (after HTA's rounding in compat mode) and links events: correlation,
@@ -56,6 +59,9 @@ private:
 // events before the last ProfilerStep's start (or up to its end with includeLastStep) stay, and
 // GPU events only when a kept CPU event shares their correlation. Returns the rows dropped.
 uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep);
+
+// Fills RankTrace::streamsInFileOrder from the fileIndex column.
+void recordStreamFileOrder(RankTrace& trace);
 
 // Keeps the rows whose keep flag is set, remapping links, parents, steps and sparse args.
 void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep);

@@ -44,10 +44,10 @@ const char* toString(BadEventKind kind)
     return "bad event";
 }
 
-template <typename T>
-static size_t bytesOf(const std::vector<T>& v)
+template <typename V>
+static size_t bytesOf(const V& v)
 {
-    return v.capacity() * sizeof(T);
+    return v.capacity() * sizeof(typename V::value_type);
 }
 
 size_t EventTable::residentBytes() const

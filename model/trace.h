@@ -73,9 +73,13 @@ struct RankTrace {
     DeviceType deviceType = DeviceType::Unknown;
     EventTable events;
     std::vector<ThreadKey> threads;
-    std::vector<FlowEvent> flows;
+    std::vector<FlowEvent> flows;  // only with LoadOptions::keepFlows
+    uint64_t flowEventsRead = 0;
     std::vector<CounterSample> counters;
     std::vector<ProfilerStep> steps;  // in file order
+    // Streams of GPU work (kernels, memcpy, memset) by the file position of their first event:
+    // HTA lists per-stream results in this order.
+    std::vector<int32_t> streamsInFileOrder;
     std::vector<BadEventCounter> badEvents;
     uint64_t eventsRead = 0;     // traceEvents elements seen
     uint64_t eventsTrimmed = 0;  // dropped by last-step trimming

@@ -78,11 +78,12 @@ bool TraceParser::fill()
 {
     if (m_eof)
         return false;
-    if (m_pos > 0) {
-        std::memmove(m_buf.data(), m_buf.data() + m_pos, m_len - m_pos);
-        m_base += m_pos;
-        m_len -= m_pos;
-        m_pos = 0;
+    // Compact to offset 1, not 0: the event batch parser needs one byte before the first event.
+    if (m_pos > 1) {
+        std::memmove(m_buf.data() + 1, m_buf.data() + m_pos, m_len - m_pos);
+        m_base += m_pos - 1;
+        m_len -= m_pos - 1;
+        m_pos = 1;
     }
     const size_t want = static_cast<size_t>(m_chunk);
     if (m_buf.size() < m_len + want + simdjson::SIMDJSON_PADDING)
@@ -212,40 +213,37 @@ std::optional<LoadError> TraceParser::parseEvents()
         if (m_stop.stop_requested())
             return error(LoadErrorKind::Cancelled, m_base + m_pos, "load cancelled");
         elements.clear();
-        size_t i = m_pos;
-        bool closed = false;
-        bool malformed = false;
-        while (true) {
-            while (i < m_len && (jsonscan::isSpace(m_buf[i]) || m_buf[i] == ','))
-                ++i;
-            if (i >= m_len)
-                break;
-            if (m_buf[i] == ']') {
-                closed = true;
-                break;
-            }
-            const size_t end = jsonscan::valueEnd(m_buf.data(), i, m_len);
-            if (end == jsonscan::kIncomplete)
-                break;
-            if (end == jsonscan::kMalformed) {
-                malformed = true;
-                break;
-            }
-            elements.push_back({i, end});
-            i = end;
-            if (i - m_pos >= m_chunk)
-                break;
-        }
+        const jsonscan::SplitResult split = jsonscan::splitElements(m_buf.data(), m_pos, m_len, m_chunk, elements);
         if (!elements.empty())
-            m_events.parse(m_buf.data(), m_base, elements);
-        const bool needMore = !closed && !malformed && (i >= m_len || elements.empty());
-        m_pos = closed ? i + 1 : i;
-        if (closed)
+            m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
+        m_pos = split.resume;
+        if (split.closed)
             return std::nullopt;
-        if (malformed)
-            return error(LoadErrorKind::NotJson, m_base + i, "malformed JSON between events", true);
+        if (split.irregular) {
+            // Not an object: skip whitespace/commas, then take one value with the byte scanner.
+            while (m_pos < m_len && (jsonscan::isSpace(m_buf[m_pos]) || m_buf[m_pos] == ','))
+                ++m_pos;
+            size_t end;
+            while ((end = jsonscan::valueEnd(m_buf.data(), m_pos, m_len)) == jsonscan::kIncomplete)
+                if (!fill())
+                    return endOfInput("inside \"traceEvents\"");
+            if (end == jsonscan::kMalformed) {
+                if (m_buf[m_pos] == ']') {
+                    ++m_pos;
+                    return std::nullopt;
+                }
+                return error(LoadErrorKind::NotJson, m_base + m_pos, "malformed JSON between events", true);
+            }
+            elements.assign(1, {m_pos, end});
+            m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
+            m_pos = end;
+            continue;
+        }
         reportProgress();
-        if (needMore && !fill())
+        // Parse what is complete before reading more; read when nothing complete is left.
+        if (!elements.empty() && m_len - m_pos >= m_chunk)
+            continue;
+        if (!fill())
             return endOfInput("inside \"traceEvents\"");
     }
 }
@@ -290,6 +288,7 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
         return parsed;
     }
     parsed.trace.compressedBytes = reader.compressedSize();
+    builder.reserveForJsonBytes(reader.expectedUncompressedSize());
     TraceParser parser(
         builder, options, [&reader](char* dest, size_t n) { return reader.read(dest, n); }, progress,
         [&reader] { return reader.compressedConsumed(); }, stop);

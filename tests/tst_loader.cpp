@@ -121,6 +121,8 @@ private slots:
     void parsesEventsArgsAndLinks()
     {
         LoadOptions options;
+        options.keepKernelLaunchArgs = true;
+        options.keepFlows = true;
         const ParsedFile parsed = parseTraceText(sampleTrace(1), options);
         QVERIFY(!parsed.error);
         const RankTrace& r = parsed.trace;
@@ -209,9 +211,9 @@ private slots:
         const ParsedFile parsed = parseTraceText(sampleTrace(0), small);
         QVERIFY(!parsed.error);
         QCOMPARE(parsed.trace.events.size(), reference.trace.events.size());
-        QCOMPARE(parsed.trace.events.tsNs, reference.trace.events.tsNs);
-        QCOMPARE(parsed.trace.events.durNs, reference.trace.events.durNs);
-        QCOMPARE(parsed.trace.events.link, reference.trace.events.link);
+        QVERIFY(parsed.trace.events.tsNs == reference.trace.events.tsNs);
+        QVERIFY(parsed.trace.events.durNs == reference.trace.events.durNs);
+        QVERIFY(parsed.trace.events.link == reference.trace.events.link);
         QCOMPARE(parsed.trace.metadata.devices.size(), size_t(1));
         QVERIFY(parsed.trace.badEvents.empty());
     }
