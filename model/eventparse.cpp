@@ -530,10 +530,10 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     t.durNs.push_back(durNs);
     t.name.push_back(name);
     t.category.push_back(category);
-    t.thread.push_back(thread);
+    t.thread.push_back(static_cast<uint16_t>(std::min<uint32_t>(thread, UINT16_MAX)));
     t.stream.push_back(ev.stream);
     t.correlation.push_back(ev.correlation);
-    t.externalId.push_back(ev.externalId);
+    t.externalId.push_back(ev.externalId >= INT32_MIN && ev.externalId <= INT32_MAX ? static_cast<int32_t>(ev.externalId) : -1);
     t.phase.push_back(phase);
     t.kind.push_back(kind);
 

@@ -116,16 +116,16 @@ struct EventTable {
     Column<int64_t> durNs;          // 0 for events without a duration
     Column<StringId> name;
     Column<StringId> category;
-    Column<uint32_t> thread;        // index into RankTrace::threads
+    Column<uint16_t> thread;        // index into RankTrace::threads (the 65,536th and later share the last)
     Column<int32_t> stream;         // args.stream, -1 when absent or not numeric (CPU side)
     Column<int64_t> correlation;    // args.correlation, -1 when absent
-    Column<int64_t> externalId;     // args["External id"], -1 when absent
+    Column<int32_t> externalId;     // args["External id"] (a per-process sequence number), -1 when absent
     Column<EventIndex> link;        // correlated partner (launch <-> GPU activity), kNoEvent if none
     Column<EventIndex> parent;      // enclosing CPU event on the same thread, kNoEvent if top level
     Column<int32_t> step;           // ProfilerStep number, -1 when outside any step
     Column<Phase> phase;
     Column<EventKind> kind;
-    Column<uint16_t> depth;         // nesting depth on its thread (0 = top level)
+    Column<uint8_t> depth;          // nesting depth on its thread (0 = top level), saturates at 255
     Column<uint32_t> fileIndex;     // position in the file; only while loading (see streamsInFileOrder)
 
     std::vector<MemoryArgs> memoryArgs;

@@ -252,7 +252,7 @@ void RankBuilder::linkCorrelations()
 void RankBuilder::linkParents()
 {
     EventTable& t = trace.events;
-    std::vector<std::vector<EventIndex>> stacks(trace.threads.size());
+    std::vector<std::vector<EventIndex>> stacks(std::min<size_t>(trace.threads.size(), UINT16_MAX + 1));
     for (size_t i = 0; i < t.size(); ++i) {
         const auto e = static_cast<EventIndex>(i);
         if (t.phase[e] != Phase::Complete || t.stream[e] >= 0)
@@ -262,7 +262,7 @@ void RankBuilder::linkParents()
             stack.pop_back();
         if (!stack.empty()) {
             t.parent[e] = stack.back();
-            t.depth[e] = static_cast<uint16_t>(std::min<size_t>(stack.size(), UINT16_MAX));
+            t.depth[e] = static_cast<uint8_t>(std::min<size_t>(stack.size(), UINT8_MAX));
         }
         stack.push_back(e);
     }

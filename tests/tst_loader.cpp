@@ -161,7 +161,7 @@ private slots:
         const EventIndex addmm = findByName(parsed, "aten::addmm");
         const EventIndex linear = findByName(parsed, "aten::linear");
         QCOMPARE(r.events.parent[addmm], linear);
-        QCOMPARE(r.events.depth[addmm], uint16_t(2));
+        QCOMPARE(r.events.depth[addmm], uint8_t(2));
         QCOMPARE(r.events.parent[launch], addmm);
         QCOMPARE(r.events.step[linear], 3);
         const ShapeArgs* shapes = findSparse(r.events.shapeArgs, linear);
