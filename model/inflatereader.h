@@ -35,6 +35,10 @@ public:
 
 private:
     bool refillInput();
+    bool ensureInput(size_t bytes);
+    bool skipInput(size_t bytes);
+    bool readMemberHeader();
+    bool finishMember();
 
     std::FILE* m_file = nullptr;
     struct ZState;

@@ -320,6 +320,40 @@ private slots:
         QCOMPARE(run->str(rank0->events.name[0]), std::string_view("PyTorch Profiler (0)"));
     }
 
+    void gzipVariants()
+    {
+        const auto dir = test::scratchDir("gzip");
+        const std::string text = sampleTrace(0);
+        test::writeGzipFile(dir / "whole.json.gz", text);
+        const ParsedFile whole = parseTraceFile(dir / "whole.json.gz", LoadOptions{});
+        QVERIFY(!whole.error);
+        QCOMPARE(whole.trace.events.size(), size_t(11));
+
+        // Two gzip members back to back (what `cat a.gz b.gz` gives) are one stream.
+        test::writeGzipFile(dir / "a.gz", text.substr(0, 700));
+        test::writeGzipFile(dir / "b.gz", text.substr(700));
+        const std::string joined = test::readFileBytes(dir / "a.gz") + test::readFileBytes(dir / "b.gz");
+        test::writeFile(dir / "members.json.gz", joined);
+        const ParsedFile members = parseTraceFile(dir / "members.json.gz", LoadOptions{});
+        QVERIFY(!members.error);
+        QVERIFY(members.trace.events.tsNs == whole.trace.events.tsNs);
+
+        // A flipped bit in the trailer's CRC is corruption, not silence.
+        std::string bytes = test::readFileBytes(dir / "whole.json.gz");
+        bytes[bytes.size() - 6] ^= 0x10;
+        test::writeFile(dir / "crc.json.gz", bytes);
+        const ParsedFile crc = parseTraceFile(dir / "crc.json.gz", LoadOptions{});
+        QVERIFY(crc.error);
+        QCOMPARE(crc.error->kind, LoadErrorKind::CorruptGzip);
+
+        // Cut in the middle: the events before the cut are kept, the error says truncated.
+        bytes = test::readFileBytes(dir / "whole.json.gz");
+        test::writeFile(dir / "cut.json.gz", bytes.substr(0, bytes.size() * 2 / 3));
+        const ParsedFile cut = parseTraceFile(dir / "cut.json.gz", LoadOptions{});
+        QVERIFY(cut.error);
+        QCOMPARE(cut.error->kind, LoadErrorKind::Truncated);
+    }
+
     void lastStepTrimming()
     {
         // Two steps: the kernel launched in the last step is dropped unless includeLastStep.

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <stdexcept>
 #include <sys/wait.h>
 
@@ -62,6 +63,12 @@ std::string readMaybeGzip(const fs::path& file)
         text.append(buf.data(), static_cast<size_t>(n));
     gzclose(gz);
     return text;
+}
+
+std::string readFileBytes(const fs::path& file)
+{
+    std::ifstream in(file, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 int runCommand(const std::string& command, std::string& output)

@@ -17,6 +17,7 @@ std::filesystem::path scratchDir(const std::string& name);
 void writeFile(const std::filesystem::path& file, std::string_view content);
 void writeGzipFile(const std::filesystem::path& file, std::string_view content);
 std::string readMaybeGzip(const std::filesystem::path& file);
+std::string readFileBytes(const std::filesystem::path& file);
 
 // Runs a command line, captures stdout; returns the exit code.
 int runCommand(const std::string& command, std::string& output);
