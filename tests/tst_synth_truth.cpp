@@ -79,6 +79,17 @@ private:
         QCOMPARE(int(m_run->ranks.size()), ranks);
     }
 
+    // Generates and loads the run of the current data row.
+    void generateCurrentRow()
+    {
+        QFETCH(int, seed);
+        QFETCH(int, ranks);
+        QFETCH(bool, nsTimestamps);
+        QFETCH(bool, amd);
+        QFETCH(int, straggler);
+        generate(seed, ranks, nsTimestamps, amd, straggler);
+    }
+
     static void addRows()
     {
         QTest::addColumn<int>("seed");
@@ -97,12 +108,10 @@ private slots:
     void temporalBreakdownMatchesTruth_data() { addRows(); }
     void temporalBreakdownMatchesTruth()
     {
-        QFETCH(int, seed);
-        QFETCH(int, ranks);
-        QFETCH(bool, nsTimestamps);
-        QFETCH(bool, amd);
-        QFETCH(int, straggler);
-        generate(seed, ranks, nsTimestamps, amd, straggler);
+        generateCurrentRow();
+        if (QTest::currentTestFailed())
+            return;
+        const int ranks = int(m_run->ranks.size());
         const TemporalBreakdown result = temporalBreakdown(*m_run, TemporalOptions{});
         QCOMPARE(int(result.rows.size()), ranks);
         for (const TemporalBreakdownRow& row : result.rows) {
@@ -127,12 +136,10 @@ private slots:
     void overlapMatchesTruth_data() { addRows(); }
     void overlapMatchesTruth()
     {
-        QFETCH(int, seed);
-        QFETCH(int, ranks);
-        QFETCH(bool, nsTimestamps);
-        QFETCH(bool, amd);
-        QFETCH(int, straggler);
-        generate(seed, ranks, nsTimestamps, amd, straggler);
+        generateCurrentRow();
+        if (QTest::currentTestFailed())
+            return;
+        const int ranks = int(m_run->ranks.size());
         const Overlap result = commCompOverlap(*m_run, OverlapOptions{});
         QCOMPARE(int(result.rows.size()), ranks);
         for (const OverlapRow& row : result.rows) {
@@ -146,12 +153,10 @@ private slots:
     void idleTimeMatchesTruth_data() { addRows(); }
     void idleTimeMatchesTruth()
     {
-        QFETCH(int, seed);
-        QFETCH(int, ranks);
-        QFETCH(bool, nsTimestamps);
-        QFETCH(bool, amd);
-        QFETCH(int, straggler);
-        generate(seed, ranks, nsTimestamps, amd, straggler);
+        generateCurrentRow();
+        if (QTest::currentTestFailed())
+            return;
+        const int ranks = int(m_run->ranks.size());
         const IdleTime result = idleTimeBreakdown(*m_run, IdleTimeOptions{});
         std::map<std::tuple<int, int, IdleCategory>, int64_t> ours;
         for (const IdleTimeRow& row : result.rows)
@@ -174,12 +179,10 @@ private slots:
     void kernelStatisticsMatchTruth_data() { addRows(); }
     void kernelStatisticsMatchTruth()
     {
-        QFETCH(int, seed);
-        QFETCH(int, ranks);
-        QFETCH(bool, nsTimestamps);
-        QFETCH(bool, amd);
-        QFETCH(int, straggler);
-        generate(seed, ranks, nsTimestamps, amd, straggler);
+        generateCurrentRow();
+        if (QTest::currentTestFailed())
+            return;
+        const int ranks = int(m_run->ranks.size());
         KernelBreakdownOptions options;
         options.durationRatio = 1.0;
         options.numKernels = 1000000;  // nothing folded into "others"
