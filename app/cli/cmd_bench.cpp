@@ -11,6 +11,13 @@ namespace kscope::cli {
 
 namespace {
 
+double cpuSeconds()
+{
+    rusage usage{};
+    getrusage(RUSAGE_SELF, &usage);
+    return usage.ru_utime.tv_sec + usage.ru_utime.tv_usec / 1e6 + usage.ru_stime.tv_sec + usage.ru_stime.tv_usec / 1e6;
+}
+
 uint64_t peakRssBytes()
 {
     rusage usage{};
@@ -35,12 +42,15 @@ int runBench(const Arguments& args)
     Table table;
     table.columns = {"metric", "value", "unit"};
     double bestSeconds = 1e300;
+    double bestCpuSeconds = 1e300;
     std::shared_ptr<Run> run;
     for (int i = 0; i < std::max(repeat, 1); ++i) {
         run.reset();
         const auto start = std::chrono::steady_clock::now();
+        const double cpuStart = cpuSeconds();
         run = loadRun(args.positional[1], options);
         bestSeconds = std::min(bestSeconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+        bestCpuSeconds = std::min(bestCpuSeconds, cpuSeconds() - cpuStart);
     }
     uint64_t compressed = 0, uncompressed = 0, events = 0, read = 0;
     for (const RankTrace& r : run->ranks) {
@@ -56,6 +66,9 @@ int runBench(const Arguments& args)
     table.addRow({std::string("threads"), static_cast<int64_t>(threads), std::string("")});
     table.addRow({std::string("compressed_throughput"), compressed / mb / bestSeconds, std::string("MB/s")});
     table.addRow({std::string("uncompressed_throughput"), uncompressed / mb / bestSeconds, std::string("MB/s")});
+    // Per CPU-second: what one core does, whatever else the machine is running.
+    table.addRow({std::string("uncompressed_per_cpu_second"), uncompressed / mb / bestCpuSeconds, std::string("MB/cpu-s")});
+    table.addRow({std::string("parallel_speedup"), bestCpuSeconds / bestSeconds, std::string("cpu-s/s")});
     table.addRow({std::string("events_read_per_second"), read / bestSeconds, std::string("events/s")});
     table.addRow({std::string("events_kept"), static_cast<int64_t>(events), std::string("")});
     table.addRow({std::string("resident_bytes_per_event"), events ? static_cast<double>(resident) / events : 0.0,
