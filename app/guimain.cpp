@@ -1,13 +1,55 @@
+// kinetoscope [RUN_DIR]: the desktop application. Without an argument it opens the bundled
+// sample run (and says so in the title and status bar) so a first start shows real charts.
+
 #include "mainwindow.h"
 
 #include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
 
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("Kinetoscope"));
     QApplication::setOrganizationName(QStringLiteral("Kinetoscope"));
+    QApplication::setApplicationVersion(QStringLiteral(KSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Analyse PyTorch profiler traces of distributed training runs."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("RUN_DIR"),
+                                 QStringLiteral("A folder of Kineto traces (*.json, *.json.gz) or one trace file. "
+                                                "Default: the bundled sample run."),
+                                 QStringLiteral("[RUN_DIR]"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Write a PNG of the window once every panel shows its result, then quit."),
+                                        QStringLiteral("PNG"));
+    parser.addOption(screenshot);
+    parser.process(app);
+
     kscope::MainWindow window;
     window.show();
+    const QStringList args = parser.positionalArguments();
+    if (args.isEmpty())
+        window.openSampleRun();
+    else
+        window.openRun(args.front());
+
+    if (parser.isSet(screenshot)) {
+        // Polls rather than chaining signals: the run, then every panel's jobs must be done.
+        const QString path = parser.value(screenshot);
+        auto* timer = new QTimer(&window);
+        QObject::connect(timer, &QTimer::timeout, &window, [&window, timer, path] {
+            if (window.isBusy() || !window.run())
+                return;
+            timer->stop();
+            QTimer::singleShot(300, &window, [&window, path] {
+                window.grab().save(path);
+                QApplication::quit();
+            });
+        });
+        timer->start(100);
+    }
     return QApplication::exec();
 }

@@ -1,0 +1,99 @@
+#include "chartview.h"
+#include "plots.h"
+
+#include <algorithm>
+
+namespace kscope {
+
+namespace {
+
+void setupKeyAxis(QCPAxis* axis, const BarChartData& data)
+{
+    axis->setLabel(data.keyLabel);
+    if (data.keyLabels.isEmpty()) {
+        // Ranks: integer ticks only, thinned by QCustomPlot so 1,000 ranks stay readable.
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        axis->setTicker(ticker);
+    } else {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (int i = 0; i < data.keys.size(); ++i)
+            ticker->addTick(data.keys[i], data.keyLabels.value(i));
+        axis->setTicker(ticker);
+    }
+    axis->grid()->setVisible(false);
+    const double first = data.keys.isEmpty() ? 0.0 : data.keys.front();
+    const double last = data.keys.isEmpty() ? 1.0 : data.keys.back();
+    axis->setRange(first - 0.6, last + 0.6);
+}
+
+} // namespace
+
+void drawBars(ChartView& view, const BarChartData& data)
+{
+    view.clearChart(data.title, !data.horizontal);
+    QCPAxis* keyAxis = data.horizontal ? view.yAxis : view.xAxis;
+    QCPAxis* valueAxis = data.horizontal ? view.xAxis : view.yAxis;
+    setupKeyAxis(keyAxis, data);
+    valueAxis->setLabel(data.valueLabel);
+    valueAxis->grid()->setVisible(true);
+    if (!data.message.isEmpty() || data.keys.isEmpty()) {
+        view.setLegendVisible(false);
+        valueAxis->setRange(0, data.percent ? 100 : 1);
+        view.showMessage(data.message);
+        view.finishChart();
+        return;
+    }
+    for (int i = 0; i < data.keys.size(); ++i)
+        view.setKeyId(data.keys[i], data.ids.value(i, -1));
+
+    // Thin white outlines separate stacked segments; with many bars they would only grey them.
+    const QPen outline = data.keys.size() <= 64 ? QPen(Qt::white, 0.8) : QPen(Qt::NoPen);
+    const double width = 0.72;
+    if (data.colorPerKey) {
+        // One plottable per key so each can carry its category colour.
+        const BarSeries& series = data.series.front();
+        for (int i = 0; i < data.keys.size(); ++i) {
+            auto* bars = new QCPBars(keyAxis, valueAxis);
+            bars->removeFromLegend();
+            bars->setWidth(width);
+            bars->setPen(outline);
+            bars->setBrush(data.keyColors.value(i));
+            bars->addData(data.keys[i], series.values.value(i));
+            view.setPlottableTooltips(bars, {data.tooltips.value(i)});
+        }
+        view.setLegendVisible(false);
+    } else {
+        QCPBars* below = nullptr;
+        for (const BarSeries& series : data.series) {
+            auto* bars = new QCPBars(keyAxis, valueAxis);
+            bars->setName(series.name);
+            bars->setWidth(width);
+            bars->setPen(outline);
+            bars->setBrush(series.color);
+            bars->setStackingGap(0);
+            bars->setData(data.keys, series.values, true);
+            if (below)
+                bars->moveAbove(below);
+            below = bars;
+            view.setPlottableTooltips(bars, data.tooltips);
+        }
+        view.setLegendVisible(data.series.size() > 1);
+    }
+
+    double top = 0.0;
+    bool found = false;
+    const QCPRange range = view.plottable(view.plottableCount() - 1)->getValueRange(found, QCP::sdBoth);
+    if (!data.colorPerKey && found)
+        top = range.upper;  // the topmost stacked plottable spans the whole stack
+    for (const BarSeries& series : data.series)
+        for (double v : series.values)
+            top = std::max(top, v);
+    if (data.percent && data.series.size() > 1)
+        top = 100.0;
+    valueAxis->setRange(0, top > 0 ? top * (data.percent && data.series.size() > 1 ? 1.0 : 1.08) : 1.0);
+    view.finishChart();
+}
+
+} // namespace kscope

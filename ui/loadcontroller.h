@@ -1,0 +1,52 @@
+#pragma once
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QTimer>
+
+#include <memory>
+
+namespace kscope {
+
+struct Run;
+
+struct LoadStatus {
+    quint32 filesDone = 0;
+    quint32 filesTotal = 0;
+    quint64 bytesDone = 0;   // compressed bytes read
+    quint64 bytesTotal = 0;
+    quint64 eventsDone = 0;
+    double etaSeconds = -1;  // unknown until some bytes are done
+};
+
+// Loads a run on a worker thread, reports progress by polling the loader's atomics on a timer
+// (no signal floods from workers) and cancels through a stop_source. A new start() cancels the
+// load in flight; a cancelled load is discarded whole and the caller keeps its previous run.
+class LoadController : public QObject {
+    Q_OBJECT
+public:
+    explicit LoadController(QObject* parent = nullptr);
+    ~LoadController() override;
+
+    void start(const QString& path);
+    void cancel();
+    bool isLoading() const;
+    QString path() const;
+
+signals:
+    void started(const QString& path);
+    void progress(const kscope::LoadStatus& status);
+    void finished(std::shared_ptr<const kscope::Run> run, const QString& path);
+    void cancelled(const QString& path);
+
+private:
+    struct Job;
+    void poll();
+
+    std::shared_ptr<Job> m_job;  // shared with the worker: it outlives a cancelled request
+    QTimer m_pollTimer;
+    QElapsedTimer m_clock;
+};
+
+} // namespace kscope

@@ -1,0 +1,39 @@
+#include "selectionmodel.h"
+
+namespace kscope {
+
+SelectionModel::SelectionModel(QObject* parent) : QObject(parent) {}
+
+void SelectionModel::setRanks(const QList<int>& ranks)
+{
+    if (ranks == m_ranks)
+        return;
+    m_ranks = ranks;
+    emit ranksChanged();
+}
+
+void SelectionModel::setKernel(quint32 kernel, const QString& name)
+{
+    if (kernel == m_kernel)
+        return;
+    m_kernel = kernel;
+    m_kernelName = name;
+    emit kernelChanged();
+}
+
+void SelectionModel::setStep(int step)
+{
+    if (step == m_step)
+        return;
+    m_step = step;
+    emit stepChanged();
+}
+
+void SelectionModel::clear()
+{
+    setRanks({});
+    setKernel(0, {});
+    setStep(-1);
+}
+
+} // namespace kscope
