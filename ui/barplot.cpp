@@ -49,8 +49,11 @@ void drawBars(ChartView& view, const BarChartData& data)
         view.setKeyId(data.keys[i], data.ids.value(i, -1));
 
     // Thin white outlines separate stacked segments; with many bars they would only grey them.
-    const QPen outline = data.keys.size() <= 64 ? QPen(Qt::white, 0.8) : QPen(Qt::NoPen);
-    const double width = 0.72;
+    // With hundreds of ranks, bars become a pixel or two: no gaps, no outline and no
+    // antialiasing, or blending washes the category colours out.
+    const bool dense = data.keys.size() > 64;
+    const QPen outline = dense ? QPen(Qt::NoPen) : QPen(Qt::white, 0.8);
+    const double width = data.keys.size() > 200 ? 1.0 : 0.72;
     if (data.colorPerKey) {
         // One plottable per key so each can carry its category colour.
         const BarSeries& series = data.series.front();
@@ -73,6 +76,7 @@ void drawBars(ChartView& view, const BarChartData& data)
             bars->setPen(outline);
             bars->setBrush(series.color);
             bars->setStackingGap(0);
+            bars->setAntialiased(!dense);
             bars->setData(data.keys, series.values, true);
             if (below)
                 bars->moveAbove(below);

@@ -67,7 +67,20 @@ ChartView::ChartView(const QString& exportName, QWidget* parent) : QCustomPlot(p
     plotLayout()->setRowStretchFactor(1, 0.001);
 }
 
-QString ChartView::title() const { return m_title->text(); }
+QString ChartView::title() const { return m_fullTitle; }
+
+void ChartView::updateTitleText()
+{
+    // A title wider than the chart would widen the layout past the widget and clip both ends.
+    const QFontMetrics metrics(m_title->font());
+    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, width() - 24)));
+}
+
+void ChartView::resizeEvent(QResizeEvent* event)
+{
+    updateTitleText();
+    QCustomPlot::resizeEvent(event);
+}
 
 void ChartView::clearChart(const QString& title, bool keyAxisIsX)
 {
@@ -77,7 +90,8 @@ void ChartView::clearChart(const QString& title, bool keyAxisIsX)
     m_tooltips.clear();
     m_keyIds.clear();
     m_keyAxisIsX = keyAxisIsX;
-    m_title->setText(title);
+    m_fullTitle = title;
+    updateTitleText();
     for (QCPAxis* axis : {xAxis, yAxis}) {
         axis->setScaleType(QCPAxis::stLinear);
         axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));

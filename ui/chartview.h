@@ -41,14 +41,17 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void wheelEvent(QWheelEvent* event) override;
     void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void showContextMenu(const QPoint& pos);
     void exportWithDialog(bool pdf, bool askSize);
     void updateHighlight();
+    void updateTitleText();
 
     QString m_exportName;
     QCPTextElement* m_title = nullptr;
+    QString m_fullTitle;
     QCPLayoutGrid* m_legendRow = nullptr;
     bool m_keyAxisIsX = true;
     QHash<QCPAbstractPlottable*, QStringList> m_tooltips;

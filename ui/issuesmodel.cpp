@@ -110,7 +110,7 @@ QVariant IssuesModel::headerData(int section, Qt::Orientation orientation, int r
 {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
         return {};
-    static const char* const kNames[] = {"Severity", "File", "Rank", "Byte offset", "Reason", "Events skipped"};
+    static const char* const kNames[] = {"Severity", "File", "Rank", "Reason", "Offset", "Skipped"};
     return tr(kNames[section]);
 }
 

@@ -14,7 +14,7 @@ struct Run;
 class IssuesModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Severity, File, Rank, Offset, Reason, Skipped, ColumnCount };
+    enum Column { Severity, File, Rank, Reason, Offset, Skipped, ColumnCount };
     enum class Level { Error, Partial, BadEvents, Warning, Skipped };
 
     using QAbstractTableModel::QAbstractTableModel;

@@ -17,7 +17,7 @@ QString tr(const char* text) { return QCoreApplication::translate("kscope::Stats
 BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernelName)
 {
     BoxChartData data;
-    data.title = fmt::elided(kernelName, 70);
+    data.title = kernelName;  // the chart elides it to its width
     data.keyLabel = tr("Rank");
     data.valueLabel = tr("Kernel duration (µs)");
     for (const KernelRankDistribution& d : kernel.ranks) {

@@ -49,6 +49,14 @@ int distinctColours(const QImage& image)
     return int(colours.size());
 }
 
+// KSCOPE_SCREENSHOT_DIR=/some/dir saves the window at each step, to look at what is drawn.
+void screenshot(QWidget* window, const char* name)
+{
+    const QByteArray dir = qgetenv("KSCOPE_SCREENSHOT_DIR");
+    if (!dir.isEmpty())
+        window->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
+}
+
 } // namespace
 
 class TestMainWindow : public QObject {
@@ -126,6 +134,7 @@ void TestMainWindow::clickRankBarDrillsIn()
     QVERIFY(w.idlePanel()->streamChart()->title().contains(QString::number(rank)));
     QCOMPARE(w.kernelBreakdownPanel()->filterModel()->rankFilter(), rank);
     QVERIFY(w.kernelBreakdownPanel()->filterModel()->rowCount() > 0);
+    screenshot(&w, "rank-clicked");
 }
 
 void TestMainWindow::kernelRowSelectsDistribution()
@@ -140,13 +149,16 @@ void TestMainWindow::kernelRowSelectsDistribution()
         const QModelIndex index = table->model()->index(r, 0);
         if (index.data(kIdRole).toUInt() == 0)
             continue;  // "others"
-        table->setCurrentIndex(index);
+        table->scrollTo(index);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, table->visualRect(index).center());
         picked = index.data(kIdRole).toUInt();
     }
     QVERIFY(picked != 0);
     QCOMPARE(w.selection()->kernel(), picked);
     QTRY_COMPARE_WITH_TIMEOUT(w.kernelDistPanel()->shownKernel(), picked, kTimeoutMs);
     QVERIFY(pointCount(w.kernelDistPanel()->chart()) > 0);
+    QVERIFY(w.kernelDistPanel()->isVisible());  // drilling raised its tab
+    screenshot(&w, "kernel-selected");
 }
 
 void TestMainWindow::exportsPngAndCsv()
@@ -219,6 +231,7 @@ void TestMainWindow::corruptFileListedOthersShown()
     QVERIFY(w.dockOf(w.issuesPanel())->isVisible());
     QCOMPARE(pointCount(w.temporalPanel()->chart()), 3);
     QCOMPARE(w.idlePanel()->shownRank(), 0);
+    screenshot(&w, "corrupt-run");
 }
 
 void TestMainWindow::cleanupTestCase() { m_window.reset(); }
