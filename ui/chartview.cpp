@@ -121,8 +121,16 @@ void ChartView::showMessage(const QString& text)
 void ChartView::setLegendVisible(bool visible)
 {
     legend->setVisible(visible);
-    // An empty legend row still takes its margins; collapse it.
-    m_legendRow->setVisible(visible);
+    // A hidden element still takes its row's height: take the whole row out instead.
+    const bool inLayout = plotLayout()->hasElement(1, 0) && plotLayout()->element(1, 0) == m_legendRow;
+    if (visible && !inLayout) {
+        plotLayout()->insertRow(1);
+        plotLayout()->addElement(1, 0, m_legendRow);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+    } else if (!visible && inLayout) {
+        plotLayout()->take(m_legendRow);
+        plotLayout()->simplify();
+    }
 }
 
 void ChartView::finishChart()
@@ -187,9 +195,15 @@ void ChartView::resetView()
 
 bool ChartView::exportImage(const QString& path, int width, int height)
 {
-    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
-        return savePdf(path, width, height);
-    return saveRastered(path, width, height, 1.0, nullptr);
+    // The title was elided to the widget; an export may be wider.
+    const QFontMetrics metrics(m_title->font());
+    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, (width > 0 ? width : this->width()) - 24)));
+    const bool ok = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
+        ? savePdf(path, width, height)
+        : saveRastered(path, width, height, 1.0, nullptr);
+    updateTitleText();
+    replot(rpQueuedReplot);
+    return ok;
 }
 
 void ChartView::mouseMoveEvent(QMouseEvent* event)
