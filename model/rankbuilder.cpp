@@ -416,7 +416,9 @@ void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
     compact(t.phase);
     compact(t.kind);
     compact(t.depth);
-    compact(t.fileIndex);
+    const bool hasFileIndex = t.fileIndex.size() == n;  // only while loading
+    if (hasFileIndex)
+        compact(t.fileIndex);
     for (EventIndex& link : t.link)
         if (link != kNoEvent)
             link = newIndex[link];
@@ -432,7 +434,14 @@ void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
         steps.push_back(s);
     }
     trace.steps = std::move(steps);
-    recordStreamFileOrder(trace);
+    if (hasFileIndex) {
+        recordStreamFileOrder(trace);
+    } else {
+        // Keep the recorded order, minus streams with no events left.
+        std::erase_if(trace.streamsInFileOrder, [&t](int32_t stream) {
+            return std::find(t.stream.begin(), t.stream.end(), stream) == t.stream.end();
+        });
+    }
     t.shrinkToFit();
 }
 

@@ -69,6 +69,15 @@ StringId StringPool::intern(std::string_view text)
     return StringId{id};
 }
 
+StringPool StringPool::clone() const
+{
+    StringPool copy;
+    copy.m_index.reserve(m_views.size());
+    for (size_t id = 1; id < m_views.size(); ++id)
+        copy.intern(m_views[id]);
+    return copy;
+}
+
 StringId StringPool::find(std::string_view text) const
 {
     if (auto it = m_index.find(text); it != m_index.end())

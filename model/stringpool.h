@@ -20,6 +20,9 @@ public:
     StringPool& operator=(StringPool&&) noexcept;
     ~StringPool();
 
+    // A copy with the same ids (strings interned again in id order).
+    StringPool clone() const;
+
     StringId intern(std::string_view text);
     // Returns the id of text if it was interned, else a null id.
     StringId find(std::string_view text) const;

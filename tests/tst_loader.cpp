@@ -3,6 +3,7 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
 #include "model/loader.h"
+#include "model/runslice.h"
 #include "model/stringpool.h"
 #include "testsupport.h"
 #endif
@@ -379,6 +380,40 @@ private slots:
         QCOMPARE(run->ranks[0].steps.size(), size_t(2));
         const auto& t = run->ranks[0].events;
         QCOMPARE(t.step[t.size() - 1], 2);  // k2 inherits its launch's step
+    }
+
+    void sliceToStep()
+    {
+        // Three steps, one kernel each; the last is trimmed, so steps 1 and 2 remain.
+        // Single quotes keep the JSON readable here (and moc's lexer calm); swapped below.
+        std::string json = "{'traceEvents': [";
+        for (int s = 1; s <= 3; ++s) {
+            const int base = (s - 1) * 100;
+            const std::string t0 = std::to_string(base), t1 = std::to_string(base + 10), t2 = std::to_string(base + 20);
+            const std::string n = std::to_string(s);
+            json += (s > 1 ? "," : "");
+            json += "{'ph': 'X', 'cat': 'user_annotation', 'name': 'ProfilerStep#" + n + "', 'pid': 1, 'tid': 1, 'ts': " + t0 + ", 'dur': 100},";
+            json += "{'ph': 'X', 'cat': 'cuda_runtime', 'name': 'cudaLaunchKernel', 'pid': 1, 'tid': 1, 'ts': " + t1 + ", 'dur': 5, 'args': {'correlation': " + n + "}},";
+            json += "{'ph': 'X', 'cat': 'kernel', 'name': 'k', 'pid': 0, 'tid': 7, 'ts': " + t2 + ", 'dur': 5, 'args': {'stream': 7, 'correlation': " + n + "}}";
+        }
+        json += "]}";
+        std::replace(json.begin(), json.end(), '\'', '"');
+        const auto dir = test::scratchDir("slice");
+        test::writeFile(dir / "rank0.json", json);
+        const auto run = loadRun(dir, LoadOptions{});
+        QCOMPARE(run->ranks[0].events.size(), size_t(6));
+        const auto slice = sliceRunToStep(*run, 2);
+        const EventTable& t = slice->ranks[0].events;
+        QCOMPARE(t.size(), size_t(3));
+        QCOMPARE(t.tsNs[0], int64_t(100000));
+        QCOMPARE(slice->ranks[0].steps.size(), size_t(1));
+        QCOMPARE(slice->ranks[0].steps[0].number, 2);
+        QCOMPARE(slice->str(t.name[2]), std::string_view("k"));
+        QCOMPARE(t.link[2], EventIndex(1));  // the kernel still points at its launch
+        QCOMPARE(t.link[1], EventIndex(2));
+        QCOMPARE(t.parent[1], EventIndex(0));
+        QCOMPARE(slice->ranks[0].streamsInFileOrder, std::vector<int32_t>{7});
+        QCOMPARE(sliceRunToStep(*run, 9)->ranks[0].events.size(), size_t(0));
     }
 
     void cancellation()

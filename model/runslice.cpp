@@ -1,0 +1,29 @@
+#include "runslice.h"
+
+#include "rankbuilder.h"
+
+namespace kscope {
+
+std::shared_ptr<Run> sliceRunToStep(const Run& run, int step)
+{
+    auto slice = std::make_shared<Run>();
+    slice->folder = run.folder;
+    slice->strings = run.strings.clone();  // same ids: the slice's tables need no remapping
+    slice->errors = run.errors;
+    slice->warnings = run.warnings;
+    slice->skippedFiles = run.skippedFiles;
+    slice->htaCompat = run.htaCompat;
+    slice->minTsNs = run.minTsNs;
+    slice->ranks.reserve(run.ranks.size());
+    for (const RankTrace& rank : run.ranks) {
+        std::vector<uint8_t> keep(rank.events.size());
+        for (size_t i = 0; i < keep.size(); ++i)
+            keep[i] = rank.events.step[i] == step;
+        RankTrace copy = rank;
+        keepRows(copy, keep);
+        slice->ranks.push_back(std::move(copy));
+    }
+    return slice;
+}
+
+} // namespace kscope
