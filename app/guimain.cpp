@@ -1,6 +1,7 @@
 // kinetoscope [RUN_DIR]: the desktop application. Without an argument it opens the bundled
 // sample run (and says so in the title and status bar) so a first start shows real charts.
 
+#include "logbridge.h"
 #include "mainwindow.h"
 
 #include <QApplication>
@@ -27,6 +28,7 @@ int main(int argc, char** argv)
                                         QStringLiteral("PNG"));
     parser.addOption(screenshot);
     parser.process(app);
+    kscope::installLogBridge();
 
     kscope::MainWindow window;
     window.show();

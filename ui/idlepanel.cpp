@@ -83,6 +83,7 @@ void IdlePanel::analyse()
     startJob(m_idleJob,
              [run, rank] {
                  IdleTimeOptions options;
+                 options.htaCompat = run->htaCompat;
                  options.ranks = {rank};
                  return std::make_shared<const IdleTime>(idleTimeBreakdown(*run, options));
              },

@@ -90,7 +90,7 @@ void KernelBreakdownPanel::setRun(std::shared_ptr<const Run> run)
         return;
     }
     redraw();
-    startJob(m_job, [run] { return std::make_shared<const KernelBreakdown>(kernelBreakdown(*run, {})); },
+    startJob(m_job, [run] { return std::make_shared<const KernelBreakdown>(kernelBreakdown(*run, {.htaCompat = run->htaCompat})); },
              [this](std::shared_ptr<const KernelBreakdown> result) {
                  m_result = result;
                  m_model->setResult(m_run, std::move(result));

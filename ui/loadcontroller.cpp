@@ -61,8 +61,10 @@ void LoadController::start(const QString& path)
             emit finished(std::move(run), job->path);
     });
     const std::filesystem::path fsPath = path.toStdString();
-    watcher->setFuture(QtConcurrent::run([job, fsPath] {
-        return loadRun(fsPath, LoadOptions{}, &job->progress, job->stop.get_token());
+    LoadOptions options;
+    options.htaCompat = m_htaCompat;
+    watcher->setFuture(QtConcurrent::run([job, fsPath, options] {
+        return loadRun(fsPath, options, &job->progress, job->stop.get_token());
     }));
 }
 

@@ -31,6 +31,9 @@ public:
 
     void start(const QString& path);
     void cancel();
+    // Load with HTA's normalisation (microsecond rounding) for HTA-compatible numbers.
+    void setHtaCompat(bool on) { m_htaCompat = on; }
+    bool htaCompat() const { return m_htaCompat; }
     bool isLoading() const;
     QString path() const;
 
@@ -47,6 +50,7 @@ private:
     std::shared_ptr<Job> m_job;  // shared with the worker: it outlives a cancelled request
     QTimer m_pollTimer;
     QElapsedTimer m_clock;
+    bool m_htaCompat = false;
 };
 
 } // namespace kscope

@@ -14,6 +14,7 @@
 #include "selectionmodel.h"
 #include "temporalpanel.h"
 
+#include "model/runslice.h"
 #include "model/trace.h"
 
 #include <QAction>
@@ -177,6 +178,17 @@ void MainWindow::createActions()
     for (QDockWidget* dock : std::as_const(m_docks))
         m_viewMenu->addAction(dock->toggleViewAction());
     m_viewMenu->addSeparator();
+    QAction* htaCompat = m_viewMenu->addAction(tr("&HTA-Compatible Numbers"));
+    htaCompat->setCheckable(true);
+    htaCompat->setToolTip(tr("Reproduce HTA exactly: microsecond rounding, its percentages and quirks (reloads the run)"));
+    htaCompat->setChecked(QSettings().value(QStringLiteral("analysis/htaCompat"), false).toBool());
+    m_loader->setHtaCompat(htaCompat->isChecked());
+    connect(htaCompat, &QAction::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("analysis/htaCompat"), on);
+        m_loader->setHtaCompat(on);
+        if (!m_runPath.isEmpty())
+            openRun(m_runPath);
+    });
     m_viewMenu->addAction(tr("Reset &Layout"), this, [this] {
         for (QDockWidget* dock : std::as_const(m_docks)) {
             dock->setFloating(false);
@@ -203,7 +215,7 @@ void MainWindow::createToolBar()
     bar->addWidget(new QLabel(tr("  Step: "), bar));
     m_stepBox = new QComboBox(bar);
     m_stepBox->setMinimumContentsLength(8);
-    m_stepBox->setToolTip(tr("The selected ProfilerStep; the HTA analyses cover the whole trace"));
+    m_stepBox->setToolTip(tr("Narrow every panel to one ProfilerStep (GPU work counts in the step that launched it)"));
     bar->addWidget(m_stepBox);
     addToolBar(Qt::TopToolBarArea, bar);
     insertToolBarBreak(m_bannerBar);
@@ -221,6 +233,7 @@ void MainWindow::createToolBar()
     connect(m_selection, &SelectionModel::stepChanged, this, [this] {
         const int index = m_stepBox->findData(m_selection->step());
         m_stepBox->setCurrentIndex(std::max(index, 0));
+        applyStep();
     });
     updateSelectors();
 }
@@ -268,7 +281,7 @@ void MainWindow::openSampleRun() { openRun(sampleRunPath()); }
 
 bool MainWindow::isBusy() const
 {
-    if (m_loader->isLoading())
+    if (m_loader->isLoading() || m_stepJob.busy())
         return true;
     for (const Panel* panel : m_panels)
         if (panel->isBusy())
@@ -289,9 +302,9 @@ void MainWindow::setRun(std::shared_ptr<const Run> run, const QString& path)
     m_progress->hide();
     m_run = std::move(run);
     m_runPath = path;
+    m_stepJob.invalidate();
     m_selection->clear();
-    for (Panel* panel : std::as_const(m_panels))
-        panel->setRun(m_run);
+    showInPanels(m_run);
     updateSelectors();
     updateTitle();
 
@@ -312,6 +325,34 @@ void MainWindow::setRun(std::shared_ptr<const Run> run, const QString& path)
     if (!sample)
         addRecent(path);
     emit runChanged();
+}
+
+void MainWindow::showInPanels(std::shared_ptr<const Run> run)
+{
+    m_shownRun = run;
+    for (Panel* panel : std::as_const(m_panels))
+        if (panel != m_issues || run == m_run)  // import issues always describe the whole run
+            panel->setRun(run);
+}
+
+void MainWindow::applyStep()
+{
+    if (!m_run)
+        return;
+    const int step = m_selection->step();
+    if (step < 0) {
+        m_stepJob.invalidate();
+        if (m_shownRun != m_run)
+            showInPanels(m_run);
+        return;
+    }
+    statusBar()->showMessage(tr("Narrowing every panel to ProfilerStep #%1…").arg(step));
+    const auto run = m_run;
+    runJob(this, m_stepJob, [run, step] { return std::shared_ptr<const Run>(sliceRunToStep(*run, step)); },
+           [this, step](std::shared_ptr<const Run> slice) {
+               showInPanels(std::move(slice));
+               statusBar()->showMessage(tr("Showing ProfilerStep #%1 only; choose \"All steps\" for the whole run").arg(step));
+           });
 }
 
 void MainWindow::updateSelectors()
@@ -340,7 +381,7 @@ void MainWindow::updateTitle()
     }
     const bool sample = QFileInfo(m_runPath).canonicalFilePath() == QFileInfo(sampleRunPath()).canonicalFilePath();
     const QString name = sample ? tr("bundled sample run") : QFileInfo(m_runPath).fileName();
-    setWindowTitle(tr("%1 — Kinetoscope").arg(name));
+    setWindowTitle(m_run->htaCompat ? tr("%1 [HTA-compatible] — Kinetoscope").arg(name) : tr("%1 — Kinetoscope").arg(name));
     setWindowFilePath(m_runPath);
 }
 

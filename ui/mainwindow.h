@@ -1,5 +1,7 @@
 #pragma once
 
+#include "backgroundjob.h"
+
 #include <QMainWindow>
 #include <QPointer>
 
@@ -40,6 +42,8 @@ public:
     static QString sampleRunPath();
 
     std::shared_ptr<const Run> run() const { return m_run; }
+    // What the analysis panels show: the run, or its slice for the selected ProfilerStep.
+    std::shared_ptr<const Run> shownRun() const { return m_shownRun; }
     bool isBusy() const;  // loading, or some panel still waiting for a result
     SelectionModel* selection() const { return m_selection; }
     LoadController* loader() const { return m_loader; }
@@ -73,6 +77,9 @@ private:
     void restoreLayout();
     void setRun(std::shared_ptr<const Run> run, const QString& path);
     void updateSelectors();
+    // Shows every analysis panel the whole run, or the selected ProfilerStep's slice of it.
+    void applyStep();
+    void showInPanels(std::shared_ptr<const Run> run);
     void updateTitle();
     void addRecent(const QString& path);
     void rebuildRecentMenu();
@@ -102,6 +109,8 @@ private:
     QComboBox* m_rankBox = nullptr;
     QComboBox* m_stepBox = nullptr;
     std::shared_ptr<const Run> m_run;
+    std::shared_ptr<const Run> m_shownRun;  // m_run or the step slice the panels show
+    JobSlot m_stepJob;
     QString m_runPath;
     QPointer<QWidget> m_lastPanel;  // the panel last clicked: File > Export Chart preselects it
 };

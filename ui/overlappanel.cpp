@@ -34,7 +34,7 @@ void OverlapPanel::setRun(std::shared_ptr<const Run> run)
         redraw();
         return;
     }
-    startJob(m_job, [run] { return std::make_shared<const Overlap>(commCompOverlap(*run, {})); },
+    startJob(m_job, [run] { return std::make_shared<const Overlap>(commCompOverlap(*run, {.htaCompat = run->htaCompat})); },
              [this](std::shared_ptr<const Overlap> result) {
                  m_result = std::move(result);
                  redraw();

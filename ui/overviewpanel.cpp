@@ -78,7 +78,7 @@ void OverviewPanel::setRun(std::shared_ptr<const Run> run)
     }
     startJob(m_summaryJob, [run] { return std::make_shared<const RunSummary>(summarizeRun(*run)); },
              [this](std::shared_ptr<const RunSummary> summary) { showSummary(summary.get()); });
-    startJob(m_temporalJob, [run] { return std::make_shared<const TemporalBreakdown>(temporalBreakdown(*run, {})); },
+    startJob(m_temporalJob, [run] { return std::make_shared<const TemporalBreakdown>(temporalBreakdown(*run, {.htaCompat = run->htaCompat})); },
              [this](std::shared_ptr<const TemporalBreakdown> result) {
                  m_temporal = result;
                  m_model->setResult(std::move(result));

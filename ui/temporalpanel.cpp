@@ -41,7 +41,7 @@ void TemporalPanel::setRun(std::shared_ptr<const Run> run)
         redraw();
         return;
     }
-    startJob(m_job, [run] { return std::make_shared<const TemporalBreakdown>(temporalBreakdown(*run, {})); },
+    startJob(m_job, [run] { return std::make_shared<const TemporalBreakdown>(temporalBreakdown(*run, {.htaCompat = run->htaCompat})); },
              [this](std::shared_ptr<const TemporalBreakdown> result) {
                  m_result = std::move(result);
                  redraw();

@@ -68,6 +68,8 @@ private slots:
     void clickRankBarDrillsIn();
     void kernelRowSelectsDistribution();
     void exportsPngAndCsv();
+    void stepSelectorNarrowsPanels();
+    void htaCompatibleMode();
     void cancelKeepsPreviousRun();
     void corruptFileListedOthersShown();
     void cleanupTestCase();
@@ -193,6 +195,50 @@ void TestMainWindow::exportsPngAndCsv()
     for (const QString& file : files)
         if (file.endsWith(QLatin1String(".png")))
             QVERIFY2(distinctColours(QImage(file)) > 4, qPrintable(file));
+}
+
+void TestMainWindow::stepSelectorNarrowsPanels()
+{
+    MainWindow& w = *m_window;
+    waitIdle();
+    const auto whole = w.run();
+    const int step = whole->ranks.front().steps.at(1).number;
+    w.selection()->setStep(step);
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRun() != whole, kTimeoutMs);
+    waitIdle();
+    const auto slice = w.shownRun();
+    QCOMPARE(slice->ranks.size(), whole->ranks.size());
+    for (const RankTrace& rank : slice->ranks) {
+        QVERIFY(rank.events.size() > 0);
+        QVERIFY(rank.events.size() < whole->ranks.front().events.size());
+        QVERIFY(std::all_of(rank.events.step.begin(), rank.events.step.end(), [step](int32_t s) { return s == step; }));
+    }
+    ChartView* temporal = w.temporalPanel()->chart();
+    QCOMPARE(pointCount(temporal, 0), int(slice->ranks.size()));
+    QVERIFY(w.issuesPanel()->model()->rowCount() == 0);
+    screenshot(&w, "step-selected");
+    w.selection()->setStep(-1);
+    QTRY_VERIFY_WITH_TIMEOUT(w.shownRun() == whole, kTimeoutMs);
+    waitIdle();
+}
+
+void TestMainWindow::htaCompatibleMode()
+{
+    MainWindow& w = *m_window;
+    w.loader()->setHtaCompat(true);
+    const auto previous = w.run();
+    w.openSampleRun();
+    QTRY_VERIFY_WITH_TIMEOUT(w.run() != previous, kTimeoutMs);
+    waitIdle();
+    QVERIFY(w.run()->htaCompat);
+    QVERIFY(w.windowTitle().contains(QStringLiteral("HTA-compatible")));
+    // Microsecond rounding: every timestamp is a whole microsecond.
+    const EventTable& events = w.run()->ranks.front().events;
+    QVERIFY(std::all_of(events.tsNs.begin(), events.tsNs.end(), [](int64_t ts) { return ts % 1000 == 0; }));
+    w.loader()->setHtaCompat(false);
+    w.openSampleRun();
+    QTRY_VERIFY_WITH_TIMEOUT(!w.run()->htaCompat, kTimeoutMs);
+    waitIdle();
 }
 
 void TestMainWindow::cancelKeepsPreviousRun()
