@@ -23,20 +23,28 @@ void drawHistogram(ChartView& view, const HistogramData& data)
         view.xAxis->setScaleType(QCPAxis::stLogarithmic);
         view.xAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
     }
+    // Stacked step lines: each cause is drawn on top of the previous ones (its band filled down to
+    // them), so the outline is the total and no cause hides behind another.
     double top = 0.0;
+    QVector<double> below(data.edges.size(), 0.0);
+    QCPGraph* previous = nullptr;
     for (const HistogramSeries& series : data.series) {
-        // A step line over the shared bin edges; translucent fills keep overlapping causes visible.
         auto* graph = view.addGraph(view.xAxis, view.yAxis);
         graph->setName(series.name);
         graph->setLineStyle(QCPGraph::lsStepLeft);
-        graph->setPen(QPen(series.color.darker(115), 1.5));
+        graph->setPen(QPen(series.color.darker(115), 1.2));
         QColor fill = series.color;
-        fill.setAlpha(70);
+        fill.setAlpha(170);
         graph->setBrush(fill);
-        QVector<double> keys = data.edges;
-        QVector<double> values = series.counts;
-        values.resize(keys.size());
-        values.back() = series.counts.isEmpty() ? 0.0 : series.counts.back();
+        if (previous)
+            graph->setChannelFillGraph(previous);
+        const QVector<double>& keys = data.edges;
+        QVector<double> values(keys.size());
+        for (int b = 0; b < keys.size(); ++b) {
+            // The step after the last edge repeats the last bin so it is drawn full width.
+            const int bin = std::min(b, static_cast<int>(series.counts.size()) - 1);
+            values[b] = below[b] + (bin >= 0 ? series.counts.value(bin) : 0.0);
+        }
         graph->setData(keys, values, true);
         QStringList tooltips;
         for (int b = 0; b < keys.size(); ++b) {
@@ -48,9 +56,11 @@ void drawHistogram(ChartView& view, const HistogramData& data)
                                    .arg(data.edges.value(bin + 1), 0, 'g', 4));
         }
         view.setPlottableTooltips(graph, tooltips);
-        for (double c : series.counts)
-            top = std::max(top, c);
+        below = values;
+        previous = graph;
     }
+    for (double v : below)
+        top = std::max(top, v);
     view.xAxis->setRange(data.edges.front(), data.edges.back());
     view.yAxis->setRange(0, top > 0 ? top * 1.08 : 1.0);
     view.setLegendVisible(true);
