@@ -153,15 +153,19 @@ void assignRanks(std::vector<ParsedFile>& parsed, Run& run)
     }
 }
 
-size_t distinctProfilerStepNames(const StringPool& strings)
+// Per-rank work after parsing (string remap, trimming) on the loader's workers.
+template <typename Fn>
+void forEachRankInParallel(Run& run, unsigned workers, Fn&& fn)
 {
-    size_t count = 0;
-    for (size_t id = 1; id < strings.size(); ++id) {
-        const std::string_view s = strings.view(StringId{static_cast<uint32_t>(id)});
-        if (s.size() > 13 && s.substr(0, 13) == "ProfilerStep#" && std::isdigit(static_cast<unsigned char>(s[13])))
-            ++count;
-    }
-    return count;
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < run.ranks.size();)
+            fn(run.ranks[k]);
+    };
+    std::vector<std::jthread> pool;
+    for (unsigned w = 1; w < std::min<size_t>(workers, run.ranks.size()); ++w)
+        pool.emplace_back(work);
+    work();
 }
 
 } // namespace
@@ -252,13 +256,14 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
             return std::find(options.onlyRanks.begin(), options.onlyRanks.end(), p.trace.rank) == options.onlyRanks.end();
         });
     }
+    std::vector<std::vector<StringId>> maps;
     for (ParsedFile& p : usable) {
-        std::vector<StringId> map(p.strings.size());
+        std::vector<StringId>& map = maps.emplace_back(p.strings.size());
         for (size_t id = 1; id < p.strings.size(); ++id)
             map[id] = run->strings.intern(p.strings.view(StringId{static_cast<uint32_t>(id)}));
-        remapIds(p.trace, map);
         run->ranks.push_back(std::move(p.trace));
     }
+    forEachRankInParallel(*run, workers, [&](RankTrace& r) { remapIds(r, maps[static_cast<size_t>(&r - run->ranks.data())]); });
     usable.clear();
     std::stable_sort(run->ranks.begin(), run->ranks.end(),
                      [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
@@ -269,14 +274,14 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
         if (!r.events.tsNs.empty())
             minTs = std::min(minTs, r.events.tsNs.front());
     run->minTsNs = minTs == INT64_MAX ? 0 : minTs;
-    if (distinctProfilerStepNames(run->strings) >= 2) {
-        for (RankTrace& r : run->ranks)
-            r.eventsTrimmed = trimToCompleteSteps(r, run->strings, options.includeLastStep);
-    } else if (!run->ranks.empty()) {
+    const bool trim = distinctProfilerStepNames(run->strings) >= 2;
+    if (!trim && !run->ranks.empty())
         KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");
-    }
-    for (RankTrace& r : run->ranks)
+    forEachRankInParallel(*run, workers, [&](RankTrace& r) {
+        if (trim && !r.trimmedToCompleteSteps)
+            r.eventsTrimmed = trimToCompleteSteps(r, run->strings, options.includeLastStep);
         Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
+    });
     return run;
 }
 

@@ -109,7 +109,15 @@ void RankBuilder::finalize(const LoadOptions& options)
                 thread.processName = name;
     if (options.htaCompat && trace.metadata.fractionalTimestamps)
         applyHtaRounding();
-    sortByStart();
+    // HTA trims when the run has two or more ProfilerStep names. This file alone having two means
+    // the run has them too, so trim now, inside the sort; otherwise assembly decides run-wide.
+    std::vector<uint8_t> keep;
+    if (distinctProfilerStepNames(m_strings) >= 2) {
+        keep = completeStepsMask(trace.events, m_strings, options.includeLastStep);
+        trace.eventsTrimmed = static_cast<uint64_t>(std::count(keep.begin(), keep.end(), 0));
+        trace.trimmedToCompleteSteps = true;
+    }
+    sortByStart(keep);
     linkCorrelations();
     linkParents();
     assignSteps();
@@ -186,12 +194,17 @@ void forEachSparse(EventTable& t, Fn&& fn)
 
 } // namespace
 
-void RankBuilder::sortByStart()
+void RankBuilder::sortByStart(const std::vector<uint8_t>& keep)
 {
     EventTable& t = trace.events;
     const size_t n = t.size();
-    std::vector<EventIndex> order(n);
-    std::iota(order.begin(), order.end(), 0);
+    // Rows dropped by HTA's trimming never enter the order: the permutation below then builds
+    // every column at its final size in one pass.
+    std::vector<EventIndex> order;
+    order.reserve(n);
+    for (size_t i = 0; i < n; ++i)
+        if (keep.empty() || keep[i])
+            order.push_back(static_cast<EventIndex>(i));
     // Longer events first on equal starts so an enclosing op precedes what it encloses.
     std::stable_sort(order.begin(), order.end(), [&t](EventIndex a, EventIndex b) {
         if (t.tsNs[a] != t.tsNs[b])
@@ -209,15 +222,16 @@ void RankBuilder::sortByStart()
         permute(t.externalId, order);
         permute(t.phase, order);
         permute(t.kind, order);
-        std::vector<EventIndex> newIndex(n);
-        for (size_t i = 0; i < n; ++i)
+        std::vector<EventIndex> newIndex(n, kNoEvent);
+        for (size_t i = 0; i < order.size(); ++i)
             newIndex[order[i]] = static_cast<EventIndex>(i);
         forEachSparse(t, [&](auto& rows) { remapSparse(rows, newIndex); });
     }
-    t.link.assign(n, kNoEvent);
-    t.parent.assign(n, kNoEvent);
-    t.step.assign(n, -1);
-    t.depth.assign(n, 0);
+    const size_t kept = order.size();
+    t.link.assign(kept, kNoEvent);
+    t.parent.assign(kept, kNoEvent);
+    t.step.assign(kept, -1);
+    t.depth.assign(kept, 0);
     t.fileIndex.assign(order.begin(), order.end());
 }
 
@@ -442,36 +456,55 @@ void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
             return std::find(t.stream.begin(), t.stream.end(), stream) == t.stream.end();
         });
     }
-    t.shrinkToFit();
+    // Giving back a little slack would copy every column into fresh memory: only worth it when
+    // much was dropped (HTA's trimming usually drops one step of many).
+    if (t.tsNs.capacity() > t.size() + t.size() / 8)
+        t.shrinkToFit();
 }
 
-uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep)
+size_t distinctProfilerStepNames(const StringPool& strings)
 {
-    EventTable& t = trace.events;
+    size_t count = 0;
+    for (size_t id = 1; id < strings.size(); ++id) {
+        const std::string_view s = strings.view(StringId{static_cast<uint32_t>(id)});
+        if (s.size() > 13 && s.substr(0, 13) == "ProfilerStep#" && std::isdigit(static_cast<unsigned char>(s[13])))
+            ++count;
+    }
+    return count;
+}
+
+std::vector<uint8_t> completeStepsMask(const EventTable& t, const StringPool& strings, bool includeLastStep)
+{
     const StringId eventSync = strings.find("Event Sync");
     const StringId contextSync = strings.find("Context Sync");
     const size_t n = t.size();
     std::vector<uint8_t> isGpu(n);
+    std::vector<int8_t> isStepName(strings.size(), -1);  // per string id: ^ProfilerStep#(\d+)
     bool anyCpu = false;
     int64_t cpuMinTs = INT64_MAX, cpuMaxEnd = INT64_MIN;
+    int64_t lastStart = INT64_MIN, lastEnd = INT64_MIN;
     for (size_t i = 0; i < n; ++i) {
-        isGpu[i] = isHtaGpuEvent(t, static_cast<EventIndex>(i), eventSync, contextSync);
-        if (!isGpu[i]) {
-            anyCpu = true;
-            cpuMinTs = std::min(cpuMinTs, t.tsNs[i]);
-            cpuMaxEnd = std::max(cpuMaxEnd, t.endNs(static_cast<EventIndex>(i)));
+        const auto e = static_cast<EventIndex>(i);
+        isGpu[i] = isHtaGpuEvent(t, e, eventSync, contextSync);
+        if (isGpu[i])
+            continue;
+        anyCpu = true;
+        cpuMinTs = std::min(cpuMinTs, t.tsNs[i]);
+        cpuMaxEnd = std::max(cpuMaxEnd, t.endNs(e));
+        if (t.phase[i] != Phase::Complete || !t.name[i])
+            continue;
+        int8_t& step = isStepName[t.name[i].value];
+        if (step < 0) {
+            const std::string_view name = strings.view(t.name[i]);
+            step = name.size() > 13 && name.substr(0, 13) == "ProfilerStep#" && std::isdigit(static_cast<unsigned char>(name[13]));
+        }
+        if (step) {
+            lastStart = std::max(lastStart, t.tsNs[i]);
+            lastEnd = std::max(lastEnd, t.endNs(e));
         }
     }
     if (!anyCpu)
-        return 0;
-    int64_t lastStart = INT64_MIN, lastEnd = INT64_MIN;
-    for (const ProfilerStep& s : trace.steps) {
-        const std::string_view name = strings.view(t.name[s.event]);
-        if (name.substr(0, 13) != "ProfilerStep#" || isGpu[s.event])
-            continue;  // HTA's filter uses ^ProfilerStep#(\d+) only
-        lastStart = std::max(lastStart, s.startNs);
-        lastEnd = std::max(lastEnd, s.endNs);
-    }
+        return {};
     if (lastStart == INT64_MIN) {
         lastStart = cpuMinTs;
         lastEnd = cpuMaxEnd;
@@ -489,9 +522,16 @@ uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool i
     for (size_t i = 0; i < n; ++i)
         if (isGpu[i])
             keep[i] = std::binary_search(keptCorrelations.begin(), keptCorrelations.end(), t.correlation[i]);
+    return keep;
+}
+
+uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep)
+{
+    const std::vector<uint8_t> keep = completeStepsMask(trace.events, strings, includeLastStep);
     const uint64_t dropped = static_cast<uint64_t>(std::count(keep.begin(), keep.end(), 0));
     if (dropped > 0)
         keepRows(trace, keep);
+    trace.trimmedToCompleteSteps = true;
     return dropped;
 }
 

@@ -44,7 +44,7 @@ public:
 
 private:
     void applyHtaRounding();
-    void sortByStart();
+    void sortByStart(const std::vector<uint8_t>& keep);  // keep empty = every row
     void linkCorrelations();
     void linkParents();
     void assignSteps();
@@ -59,6 +59,10 @@ private:
 // events before the last ProfilerStep's start (or up to its end with includeLastStep) stay, and
 // GPU events only when a kept CPU event shares their correlation. Returns the rows dropped.
 uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep);
+// The rows that trimming keeps, in any row order; empty when the rank has no CPU events.
+std::vector<uint8_t> completeStepsMask(const EventTable& events, const StringPool& strings, bool includeLastStep);
+// Names like "ProfilerStep#12" in the pool: HTA trims only when there are two or more.
+size_t distinctProfilerStepNames(const StringPool& strings);
 
 // Fills RankTrace::streamsInFileOrder from the fileIndex column.
 void recordStreamFileOrder(RankTrace& trace);

@@ -83,6 +83,7 @@ struct RankTrace {
     std::vector<BadEventCounter> badEvents;
     uint64_t eventsRead = 0;     // traceEvents elements seen
     uint64_t eventsTrimmed = 0;  // dropped by last-step trimming
+    bool trimmedToCompleteSteps = false;
 
     size_t residentBytes() const;
 };
