@@ -88,7 +88,14 @@ MainWindow::MainWindow(QWidget* parent)
 
 MainWindow::~MainWindow() = default;
 
-QString MainWindow::sampleRunPath() { return QStringLiteral(KSCOPE_SAMPLE_RUN_DIR); }
+QString MainWindow::sampleRunPath()
+{
+    // Installed: <prefix>/share/kinetoscope/sample-run beside <prefix>/bin; else the source tree.
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/kinetoscope/sample-run");
+    if (QFileInfo::exists(installed))
+        return QDir::cleanPath(installed);
+    return QStringLiteral(KSCOPE_SAMPLE_RUN_DIR);
+}
 
 void MainWindow::createPanels()
 {
