@@ -129,10 +129,10 @@ QList<Panel::TableExport> IdlePanel::tables() const
 {
     QList<TableExport> list;
     if (auto idle = m_idle)
-        list.push_back({QStringLiteral("idle-time-rank%1").arg(m_shownRank), [idle] { return csv::idle(*idle); }});
+        list.push_back({QStringLiteral("idle-time-rank%1").arg(m_shownRank), [idle] { return idleTable(*idle); }});
     if (auto bins = m_bins)
         list.push_back({QStringLiteral("idle-histogram-rank%1").arg(m_shownRank),
-                        [bins] { return csv::idleHistogram(*bins); }});
+                        [bins] { return idleHistogramTable(*bins); }});
     return list;
 }
 

@@ -39,7 +39,7 @@ IssuesPanel::IssuesPanel(SelectionModel* selection, QWidget* parent)
             m_selection->setRank(rank);
     });
     addCsvMenu(m_table, QStringLiteral("import-issues"),
-               [this] { return m_run ? csv::importIssues(*m_run) : cli::Table{}; });
+               [this] { return m_run ? importIssuesTable(*m_run) : Table{}; });
 }
 
 void IssuesPanel::setRun(std::shared_ptr<const Run> run)
@@ -54,7 +54,7 @@ QList<Panel::TableExport> IssuesPanel::tables() const
     if (!m_run || m_model->rowCount() == 0)
         return {};
     auto run = m_run;
-    return {{QStringLiteral("import-issues"), [run] { return csv::importIssues(*run); }}};
+    return {{QStringLiteral("import-issues"), [run] { return importIssuesTable(*run); }}};
 }
 
 } // namespace kscope

@@ -74,7 +74,7 @@ KernelBreakdownPanel::KernelBreakdownPanel(SelectionModel* selection, QWidget* p
             m_selection->setKernel(id, index.siblingAtColumn(0).data(Qt::ToolTipRole).toString());
     });
     addCsvMenu(m_table, QStringLiteral("kernels"), [this] {
-        return m_result && m_run ? csv::kernels(*m_run, *m_result) : cli::Table{};
+        return m_result && m_run ? kernelsTable(*m_run, *m_result) : Table{};
     });
     redraw();
 }
@@ -120,8 +120,8 @@ QList<Panel::TableExport> KernelBreakdownPanel::tables() const
         return {};
     auto result = m_result;
     auto run = m_run;
-    return {{QStringLiteral("kernel-types"), [result] { return csv::kernelTypes(*result); }},
-            {QStringLiteral("kernels"), [run, result] { return csv::kernels(*run, *result); }}};
+    return {{QStringLiteral("kernel-types"), [result] { return kernelTypesTable(*result); }},
+            {QStringLiteral("kernels"), [run, result] { return kernelsTable(*run, *result); }}};
 }
 
 } // namespace kscope

@@ -80,7 +80,7 @@ KernelDistPanel::KernelDistPanel(SelectionModel* selection, QWidget* parent)
     connect(selection, &SelectionModel::ranksChanged, this,
             [this] { m_chart->setHighlightedIds(m_selection->ranks()); });
     addCsvMenu(m_list, QStringLiteral("kernel-distribution"), [this] {
-        return m_top && m_run ? csv::kernelDistribution(*m_run, *m_top) : cli::Table{};
+        return m_top && m_run ? kernelDistributionTable(*m_run, *m_top) : Table{};
     });
     drawBoxes(*m_chart, {.message = tr("No run loaded")});
 }
@@ -162,7 +162,7 @@ QList<Panel::TableExport> KernelDistPanel::tables() const
         return {};
     auto top = m_top;
     auto run = m_run;
-    return {{QStringLiteral("kernel-distribution"), [run, top] { return csv::kernelDistribution(*run, *top); }}};
+    return {{QStringLiteral("kernel-distribution"), [run, top] { return kernelDistributionTable(*run, *top); }}};
 }
 
 } // namespace kscope

@@ -57,7 +57,7 @@ QList<Panel::TableExport> OverlapPanel::tables() const
     if (!m_result)
         return {};
     auto result = m_result;
-    return {{QStringLiteral("overlap"), [result] { return csv::overlap(*result); }}};
+    return {{QStringLiteral("overlap"), [result] { return overlapTable(*result); }}};
 }
 
 } // namespace kscope

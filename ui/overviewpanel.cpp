@@ -61,7 +61,7 @@ OverviewPanel::OverviewPanel(SelectionModel* selection, QWidget* parent)
     connect(m_table, &QTableView::clicked, this,
             [this](const QModelIndex& index) { m_selection->setRank(index.data(kRankRole).toInt()); });
     addCsvMenu(m_table, QStringLiteral("temporal"), [this] {
-        return m_temporal ? csv::temporal(*m_temporal) : cli::Table{};
+        return m_temporal ? temporalTable(*m_temporal) : Table{};
     });
     showSummary(nullptr);
 }

@@ -28,7 +28,7 @@ void Panel::invalidateJobs()
         slot->invalidate();
 }
 
-void Panel::addCsvMenu(QAbstractItemView* view, const QString& name, std::function<cli::Table()> build)
+void Panel::addCsvMenu(QAbstractItemView* view, const QString& name, std::function<Table()> build)
 {
     view->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(view, &QWidget::customContextMenuRequested, this, [this, view, name, build](const QPoint& pos) {

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "backgroundjob.h"
-#include "cli/table.h"
+#include "analysis/resulttable.h"
 
 #include <QList>
 #include <QWidget>
@@ -25,7 +25,7 @@ class Panel : public QWidget {
 public:
     struct TableExport {
         QString name;  // file stem
-        std::function<cli::Table()> build;
+        std::function<Table()> build;
     };
 
     Panel(const QString& title, SelectionModel* selection, QWidget* parent = nullptr);
@@ -51,7 +51,7 @@ protected:
     void registerSlot(JobSlot* slot) { m_slots.push_back(slot); }
     void invalidateJobs();
     // Right-click on a table: Export as CSV with the CLI's columns.
-    void addCsvMenu(QAbstractItemView* view, const QString& name, std::function<cli::Table()> build);
+    void addCsvMenu(QAbstractItemView* view, const QString& name, std::function<Table()> build);
 
     SelectionModel* m_selection;
     std::shared_ptr<const Run> m_run;

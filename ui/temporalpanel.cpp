@@ -64,7 +64,7 @@ QList<Panel::TableExport> TemporalPanel::tables() const
     if (!m_result)
         return {};
     auto result = m_result;
-    return {{QStringLiteral("temporal"), [result] { return csv::temporal(*result); }}};
+    return {{QStringLiteral("temporal"), [result] { return temporalTable(*result); }}};
 }
 
 } // namespace kscope

@@ -1,9 +1,10 @@
 #pragma once
 
-// Cells for the analysis commands: the engine keeps integer nanoseconds, HTA's columns are
-// microseconds; NaN prints as an empty cell, as pandas writes it.
+// Helpers for the analysis commands; the result tables themselves are in analysis/resulttables.h.
 
 #include "table.h"
+
+#include "analysis/resulttables.h"
 
 #include <cmath>
 #include <cstdint>
@@ -11,33 +12,6 @@
 #include <vector>
 
 namespace kscope::cli {
-
-// Whole microseconds stay integers (HTA's sums); anything finer becomes a decimal.
-inline Cell microsCell(int64_t ns)
-{
-    if (ns % 1000 == 0)
-        return Cell{ns / 1000};
-    return Cell{static_cast<double>(ns) / 1000.0};
-}
-
-inline Cell microsCell(double ns)
-{
-    return std::isfinite(ns) ? Cell{ns / 1000.0} : Cell{};
-}
-
-inline Cell numberCell(double value)
-{
-    return std::isfinite(value) ? Cell{value} : Cell{};
-}
-
-// An analysis that could not answer still prints its (empty) table, and says why.
-inline void addOutcome(Table& table, const std::string& error, const std::vector<std::string>& notes)
-{
-    for (const std::string& note : notes)
-        table.notes.push_back(note);
-    if (!error.empty())
-        table.notes.push_back("no result: " + error);
-}
 
 // "7,20" into stream numbers; false on a syntax error.
 inline bool parseIntList(const std::string& text, std::vector<int>& values)

@@ -37,20 +37,7 @@ int runIdle(const Arguments& args)
         return exitCode;
     const IdleTime result = idleTimeBreakdown(*run, options);
 
-    Table table;
-    if (options.intervalStats) {
-        table.columns = {"rank", "stream", "idle_category", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
-        for (const IdleIntervalStats& s : result.stats)
-            table.addRow({int64_t{s.rank}, int64_t{s.stream}, std::string(toString(s.category)), s.count,
-                          numberCell(s.meanUs), numberCell(s.stdUs), numberCell(s.minUs), numberCell(s.p25Us),
-                          numberCell(s.p50Us), numberCell(s.p75Us), numberCell(s.maxUs)});
-    } else {
-        table.columns = {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"};
-        for (const IdleTimeRow& row : result.rows)
-            table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
-                          microsCell(row.idleNs), numberCell(row.ratio)});
-    }
-    addOutcome(table, result.error, result.notes);
+    const Table table = options.intervalStats ? idleStatsTable(result) : idleTable(result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);
@@ -75,15 +62,7 @@ int runIdleHistogram(const Arguments& args)
         return exitCode;
     const IdleHistogram result = idleHistogram(*run, options);
 
-    Table table;
-    table.columns = {"idle_category", "bin_start (us)", "bin_end (us)", "count"};
-    if (result.error.empty()) {
-        for (int c = 0; c < kIdleCategoryCount; ++c)
-            for (size_t b = 0; b < result.counts[c].size(); ++b)
-                table.addRow({std::string(toString(static_cast<IdleCategory>(c))), result.edgesUs[b],
-                              result.edgesUs[b + 1], result.counts[c][b]});
-    }
-    addOutcome(table, result.error, result.notes);
+    const Table table = idleHistogramTable(result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);

@@ -9,17 +9,6 @@ namespace kscope::cli {
 
 namespace {
 
-std::string joinMicros(const std::vector<int64_t>& values)
-{
-    std::string text;
-    for (int64_t ns : values) {
-        if (!text.empty())
-            text += ' ';
-        text += formatCell(microsCell(ns));
-    }
-    return text;
-}
-
 int runKernelDist(const Arguments& args)
 {
     KernelDistributionOptions options;
@@ -32,19 +21,7 @@ int runKernelDist(const Arguments& args)
         return exitCode;
     const KernelDistributions result = kernelDistributions(*run, options);
 
-    Table table;
-    table.columns = {"name",         "kernel_type", "rank",      "count",         "sum (us)",     "min (us)",
-                     "q1 (us)",      "median (us)", "q3 (us)",   "max (us)",      "mean (us)",    "stddev",
-                     "whisker_low (us)", "whisker_high (us)", "outlier_count", "outliers (us)", "spread"};
-    for (const KernelDistribution& kernel : result.kernels) {
-        for (const KernelRankDistribution& d : kernel.ranks)
-            table.addRow({std::string(run->str(kernel.name)), std::string(toString(kernel.type)), int64_t{d.rank},
-                          d.count, microsCell(d.totalNs), microsCell(d.minNs), microsCell(d.q1Ns),
-                          microsCell(d.medianNs), microsCell(d.q3Ns), microsCell(d.maxNs), microsCell(d.meanNs),
-                          microsCell(d.stddevNs), microsCell(d.whiskerLowNs), microsCell(d.whiskerHighNs),
-                          d.outlierCount, joinMicros(d.outliersNs), numberCell(kernel.spread)});
-    }
-    addOutcome(table, result.error, result.notes);
+    const Table table = kernelDistributionTable(*run, result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);

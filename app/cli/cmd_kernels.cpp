@@ -40,11 +40,7 @@ int runKernelTypes(const Arguments& args)
     if (!run)
         return exitCode;
     const KernelBreakdown result = kernelBreakdown(*run, options);
-    Table table;
-    table.columns = {"kernel_type", "sum", "percentage"};
-    for (const KernelTypeShare& share : result.types)
-        table.addRow({share.kernelType, microsCell(share.sumNs), numberCell(share.percentage)});
-    addOutcome(table, result.error, result.notes);
+    const Table table = kernelTypesTable(result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);
@@ -60,13 +56,7 @@ int runKernels(const Arguments& args)
     if (!run)
         return exitCode;
     const KernelBreakdown result = kernelBreakdown(*run, options);
-    Table table;
-    table.columns = {"name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank"};
-    for (const KernelStatsRow& row : result.kernels)
-        table.addRow({std::string(rowName(*run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
-                      microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
-                      std::string(toString(row.type)), int64_t{row.rank}});
-    addOutcome(table, result.error, result.notes);
+    const Table table = kernelsTable(*run, result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);

@@ -17,11 +17,7 @@ int runOverlap(const Arguments& args)
         return exitCode;
     const Overlap result = commCompOverlap(*run, {.htaCompat = args.common.htaCompat});
 
-    Table table;
-    table.columns = {"rank", "comp_comm_overlap_pctg"};
-    for (const OverlapRow& row : result.rows)
-        table.addRow({int64_t{row.rank}, numberCell(row.overlapPctg)});
-    addOutcome(table, result.error, result.notes);
+    const Table table = overlapTable(result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);

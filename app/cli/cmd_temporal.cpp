@@ -17,14 +17,7 @@ int runTemporal(const Arguments& args)
         return exitCode;
     const TemporalBreakdown result = temporalBreakdown(*run, {.htaCompat = args.common.htaCompat});
 
-    Table table;
-    table.columns = {"rank",           "idle_time(us)",     "compute_time(us)",     "non_compute_time(us)",
-                     "kernel_time(us)", "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
-    for (const TemporalBreakdownRow& row : result.rows)
-        table.addRow({int64_t{row.rank}, microsCell(row.idleNs), microsCell(row.computeNs),
-                      microsCell(row.nonComputeNs), microsCell(row.spanNs), numberCell(row.idlePctg),
-                      numberCell(row.computePctg), numberCell(row.nonComputePctg)});
-    addOutcome(table, result.error, result.notes);
+    const Table table = temporalTable(result);
     if (!emitTable(table, args))
         return kExitUsage;
     return finalExitCode(*run, args);

@@ -1,30 +1,18 @@
 #pragma once
 
-#include <cstdint>
-#include <iosfwd>
-#include <string>
-#include <variant>
-#include <vector>
+// The CLI prints the engine's result tables (analysis/resulttable.h).
+
+#include "analysis/resulttable.h"
 
 namespace kscope::cli {
 
 enum class OutputFormat { Auto, Table, Csv, Json };
 
-// A cell: empty (printed as nothing / null), integer, floating point or text.
-using Cell = std::variant<std::monostate, int64_t, double, std::string>;
-
-// The CLI's result table; column names follow HTA's where HTA has the analysis.
-struct Table {
-    std::vector<std::string> columns;
-    std::vector<std::vector<Cell>> rows;
-    std::vector<std::string> notes;  // printed to stderr in table/csv mode, "notes" in JSON
-
-    void addRow(std::vector<Cell> row) { rows.push_back(std::move(row)); }
-};
-
-void writeCsv(const Table& table, std::ostream& out);
-void writeJson(const Table& table, std::ostream& out);
-void writeAligned(const Table& table, std::ostream& out);
-std::string formatCell(const Cell& cell);
+using kscope::Cell;
+using kscope::formatCell;
+using kscope::Table;
+using kscope::writeAligned;
+using kscope::writeCsv;
+using kscope::writeJson;
 
 } // namespace kscope::cli

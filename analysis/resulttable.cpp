@@ -1,11 +1,11 @@
-#include "table.h"
+#include "resulttable.h"
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <ostream>
 
-namespace kscope::cli {
+namespace kscope {
 
 std::string formatCell(const Cell& cell)
 {
@@ -145,4 +145,4 @@ void writeAligned(const Table& table, std::ostream& out)
         line(text[r], &table.rows[r]);
 }
 
-} // namespace kscope::cli
+} // namespace kscope

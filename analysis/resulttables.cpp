@@ -1,0 +1,143 @@
+#include "resulttables.h"
+
+#include "idletime.h"
+#include "kernelbreakdown.h"
+#include "kerneldistribution.h"
+#include "overlap.h"
+#include "temporalbreakdown.h"
+
+#include "model/trace.h"
+
+namespace kscope {
+
+namespace {
+
+template <typename Result>
+Table withOutcome(Table table, const Result& result)
+{
+    for (const std::string& note : result.notes)
+        table.notes.push_back(note);
+    if (!result.error.empty())
+        table.notes.push_back("no result: " + result.error);
+    return table;
+}
+
+} // namespace
+
+Table temporalTable(const TemporalBreakdown& result)
+{
+    Table table;
+    table.columns = {"rank",           "idle_time(us)",  "compute_time(us)",  "non_compute_time(us)",
+                     "kernel_time(us)", "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
+    for (const TemporalBreakdownRow& row : result.rows)
+        table.addRow({int64_t{row.rank}, microsCell(row.idleNs), microsCell(row.computeNs),
+                      microsCell(row.nonComputeNs), microsCell(row.spanNs), numberCell(row.idlePctg),
+                      numberCell(row.computePctg), numberCell(row.nonComputePctg)});
+    return withOutcome(std::move(table), result);
+}
+
+Table kernelTypesTable(const KernelBreakdown& result)
+{
+    Table table;
+    table.columns = {"kernel_type", "sum", "percentage"};
+    for (const KernelTypeShare& share : result.types)
+        table.addRow({share.kernelType, microsCell(share.sumNs), numberCell(share.percentage)});
+    return withOutcome(std::move(table), result);
+}
+
+Table kernelsTable(const Run& run, const KernelBreakdown& result)
+{
+    Table table;
+    table.columns = {"name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank"};
+    for (const KernelStatsRow& row : result.kernels)
+        table.addRow({std::string(rowName(run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
+                      microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
+                      std::string(toString(row.type)), int64_t{row.rank}});
+    return withOutcome(std::move(table), result);
+}
+
+Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
+{
+    Table table;
+    table.columns = {"name",         "kernel_type", "rank",      "count",         "sum (us)",     "min (us)",
+                     "q1 (us)",      "median (us)", "q3 (us)",   "max (us)",      "mean (us)",    "stddev",
+                     "whisker_low (us)", "whisker_high (us)", "outlier_count", "outliers (us)", "spread"};
+    for (const KernelDistribution& kernel : result.kernels) {
+        for (const KernelRankDistribution& d : kernel.ranks) {
+            std::string outliers;
+            for (int64_t ns : d.outliersNs)
+                outliers += (outliers.empty() ? "" : " ") + formatCell(microsCell(ns));
+            table.addRow({std::string(run.str(kernel.name)), std::string(toString(kernel.type)), int64_t{d.rank},
+                          d.count, microsCell(d.totalNs), microsCell(d.minNs), microsCell(d.q1Ns),
+                          microsCell(d.medianNs), microsCell(d.q3Ns), microsCell(d.maxNs), microsCell(d.meanNs),
+                          microsCell(d.stddevNs), microsCell(d.whiskerLowNs), microsCell(d.whiskerHighNs),
+                          d.outlierCount, outliers, numberCell(kernel.spread)});
+        }
+    }
+    return withOutcome(std::move(table), result);
+}
+
+Table idleTable(const IdleTime& result)
+{
+    Table table;
+    table.columns = {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"};
+    for (const IdleTimeRow& row : result.rows)
+        table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
+                      microsCell(row.idleNs), numberCell(row.ratio)});
+    return withOutcome(std::move(table), result);
+}
+
+Table idleHistogramTable(const IdleHistogram& result)
+{
+    Table table;
+    table.columns = {"idle_category", "bin_start (us)", "bin_end (us)", "count"};
+    if (result.error.empty())
+        for (int c = 0; c < kIdleCategoryCount; ++c)
+            for (size_t b = 0; b < result.counts[c].size(); ++b)
+                table.addRow({std::string(toString(static_cast<IdleCategory>(c))), result.edgesUs[b],
+                              result.edgesUs[b + 1], result.counts[c][b]});
+    return withOutcome(std::move(table), result);
+}
+
+Table overlapTable(const Overlap& result)
+{
+    Table table;
+    table.columns = {"rank", "comp_comm_overlap_pctg"};
+    for (const OverlapRow& row : result.rows)
+        table.addRow({int64_t{row.rank}, numberCell(row.overlapPctg)});
+    return withOutcome(std::move(table), result);
+}
+
+Table importIssuesTable(const Run& run)
+{
+    Table table;
+    table.columns = {"severity", "file", "rank", "byte_offset", "kind", "message", "count"};
+    for (const LoadError& e : run.errors)
+        table.addRow({std::string(e.partial ? "partial" : "error"), e.file.string(), int64_t{e.rank},
+                      static_cast<int64_t>(e.byteOffset), std::string(toString(e.kind)), e.message, Cell{}});
+    for (const RankTrace& rank : run.ranks)
+        for (const BadEventCounter& c : rank.badEvents)
+            table.addRow({std::string("bad events"), rank.file.string(), int64_t{rank.rank},
+                          c.samples.empty() ? Cell{} : Cell{static_cast<int64_t>(c.samples.front().byteOffset)},
+                          std::string(toString(c.kind)),
+                          c.samples.empty() ? std::string() : c.samples.front().excerpt, static_cast<int64_t>(c.count)});
+    for (const LoadWarning& w : run.warnings)
+        table.addRow({std::string("warning"), w.file.string(), int64_t{w.rank}, Cell{}, Cell{}, w.message, Cell{}});
+    for (const auto& skipped : run.skippedFiles)
+        table.addRow({std::string("skipped"), skipped.string(), Cell{}, Cell{}, Cell{},
+                      std::string("not a trace file"), Cell{}});
+    return table;
+}
+
+Table idleStatsTable(const IdleTime& result)
+{
+    Table table;
+    table.columns = {"rank", "stream", "idle_category", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
+    for (const IdleIntervalStats& s : result.stats)
+        table.addRow({int64_t{s.rank}, int64_t{s.stream}, std::string(toString(s.category)), s.count,
+                      numberCell(s.meanUs), numberCell(s.stdUs), numberCell(s.minUs), numberCell(s.p25Us),
+                      numberCell(s.p50Us), numberCell(s.p75Us), numberCell(s.maxUs)});
+    return withOutcome(std::move(table), result);
+}
+
+} // namespace kscope

@@ -1,0 +1,53 @@
+#pragma once
+
+// Each analysis result as a table with HTA's column names and units (microseconds): one
+// definition for kinetoscope-cli's output and the GUI's "Export as CSV".
+
+#include "resulttable.h"
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace kscope {
+
+struct Run;
+struct TemporalBreakdown;
+struct KernelBreakdown;
+struct KernelDistributions;
+struct IdleTime;
+struct IdleHistogram;
+struct Overlap;
+
+// Whole microseconds stay integers (HTA's sums); anything finer becomes a decimal.
+inline Cell microsCell(int64_t ns)
+{
+    if (ns % 1000 == 0)
+        return Cell{ns / 1000};
+    return Cell{static_cast<double>(ns) / 1000.0};
+}
+
+inline Cell microsCell(double ns)
+{
+    return std::isfinite(ns) ? Cell{ns / 1000.0} : Cell{};
+}
+
+// NaN becomes an empty cell, as pandas writes it.
+inline Cell numberCell(double value)
+{
+    return std::isfinite(value) ? Cell{value} : Cell{};
+}
+
+// Every builder also carries the analysis' notes, and "no result: <why>" when it had none.
+Table temporalTable(const TemporalBreakdown& result);
+Table kernelTypesTable(const KernelBreakdown& result);
+Table kernelsTable(const Run& run, const KernelBreakdown& result);
+Table kernelDistributionTable(const Run& run, const KernelDistributions& result);
+Table idleTable(const IdleTime& result);
+Table idleStatsTable(const IdleTime& result);
+Table idleHistogramTable(const IdleHistogram& result);
+Table overlapTable(const Overlap& result);
+Table importIssuesTable(const Run& run);
+
+} // namespace kscope
