@@ -15,7 +15,8 @@ namespace kscope {
 struct ThreadKeyHash {
     size_t operator()(const std::pair<int64_t, int64_t>& k) const noexcept
     {
-        return std::hash<int64_t>{}(k.first * 1000003 ^ k.second);
+        const uint64_t mixed = static_cast<uint64_t>(k.first) * 1000003u ^ static_cast<uint64_t>(k.second);
+        return std::hash<uint64_t>{}(mixed);
     }
 };
 

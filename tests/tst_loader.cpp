@@ -416,6 +416,42 @@ private slots:
         QCOMPARE(sliceRunToStep(*run, 9)->ranks[0].events.size(), size_t(0));
     }
 
+    void mutatedTracesNeverCrash()
+    {
+        // A small deterministic fuzz: structural characters sprayed into a valid trace, cuts at
+        // random places, tiny chunks. Every outcome must be a value (events, bad-event counts or
+        // an error), never a crash; the sanitizer build runs this too.
+        const std::string original = sampleTrace(0);
+        const char alphabet[] = "{}[]\",:\\ 0123456789.-eEtrufalsn\n";
+        uint64_t state = 0x9E3779B97F4A7C15ull;
+        auto next = [&state] {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            return state;
+        };
+        int errors = 0, withBadEvents = 0;
+        for (int round = 0; round < 400; ++round) {
+            std::string text = original;
+            const int flips = 1 + int(next() % 6);
+            for (int f = 0; f < flips; ++f)
+                text[next() % text.size()] = alphabet[next() % (sizeof alphabet - 1)];
+            if (round % 3 == 0)
+                text.resize(next() % text.size());
+            LoadOptions options;
+            options.htaCompat = round % 2 == 0;
+            options.chunkBytes = 1 + next() % 97;
+            const ParsedFile parsed = parseTraceText(text, options);
+            errors += parsed.error.has_value();
+            withBadEvents += !parsed.trace.badEvents.empty();
+            QVERIFY(parsed.trace.events.size() <= 11);
+            if (parsed.error)
+                QVERIFY(!parsed.error->message.empty());
+        }
+        QVERIFY(errors > 0);
+        QVERIFY(withBadEvents > 0);
+    }
+
     void cancellation()
     {
         const auto dir = test::scratchDir("cancel");
