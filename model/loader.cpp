@@ -2,6 +2,7 @@
 
 #include "loader.h"
 
+#include "inflatereader.h"
 #include "log.h"
 #include "rankbuilder.h"
 
@@ -52,6 +53,38 @@ int rankFromFileName(const std::string& fileName)
         }
     }
     return -1;
+}
+
+int peekDeclaredRank(const fs::path& file)
+{
+    InflateReader reader;
+    if (!reader.open(file))
+        return -1;
+    std::string head(256 * 1024, '\0');
+    size_t got = 0;
+    while (got < head.size()) {
+        const size_t n = reader.read(head.data() + got, head.size() - got);
+        if (n == 0)
+            break;
+        got += n;
+    }
+    head.resize(got);
+    const size_t info = head.find("\"distributedInfo\"");
+    if (info == std::string::npos)
+        return -1;
+    const size_t end = head.find('}', info);
+    const size_t key = head.find("\"rank\"", info);
+    if (key == std::string::npos || (end != std::string::npos && key > end))
+        return -1;
+    size_t i = key + 6;
+    while (i < head.size() && (head[i] == ' ' || head[i] == ':' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r'))
+        ++i;
+    int rank = 0, digits = 0;
+    while (i < head.size() && std::isdigit(static_cast<unsigned char>(head[i])) && digits < 7) {
+        rank = rank * 10 + (head[i++] - '0');
+        ++digits;
+    }
+    return digits ? rank : -1;
 }
 
 DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
@@ -182,6 +215,17 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
         run->errors.push_back({folderOrFile, -1, 0, LoadErrorKind::Unreadable, files.error, false});
         return run;
     }
+    if (!options.onlyRanks.empty()) {
+        // --ranks on a 1,000-rank run should not parse 1,000 files: a file whose rank is known
+        // from its head (or, lacking distributedInfo, its name) and not wanted is left unread.
+        std::erase_if(files.traces, [&](const RunFile& f) {
+            int rank = peekDeclaredRank(f.path);
+            if (rank < 0)
+                rank = rankFromFileName(f.path.filename().string());
+            return rank >= 0
+                && std::find(options.onlyRanks.begin(), options.onlyRanks.end(), rank) == options.onlyRanks.end();
+        });
+    }
     if (progress) {
         uint64_t total = 0;
         for (const RunFile& f : files.traces)
@@ -241,8 +285,6 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
             if (!p.error->partial)
                 continue;
         }
-        for (LoadWarning& w : p.warnings)
-            run->warnings.push_back(std::move(w));
         usable.push_back(std::move(p));
     }
     parsed.clear();

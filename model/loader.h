@@ -60,7 +60,6 @@ struct ParsedFile {
     RankTrace trace;
     StringPool strings;
     std::optional<LoadError> error;
-    std::vector<LoadWarning> warnings;
     int rankFromContent = -1;   // distributedInfo.rank
 };
 ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& options,
@@ -68,6 +67,10 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
 
 // Parses an in-memory JSON document (tests, chunk-boundary checks).
 ParsedFile parseTraceText(std::string_view json, const LoadOptions& options);
+
+// The rank a trace declares in distributedInfo near its start (Kineto writes the metadata before
+// traceEvents), read from its first 256 KiB only; -1 when not found there.
+int peekDeclaredRank(const std::filesystem::path& file);
 
 // The rank a file name suggests ("rank-3", "rank3", "worker3", "_3."), or -1.
 int rankFromFileName(const std::string& fileName);

@@ -38,6 +38,13 @@ public:
     const std::map<std::string, std::string>& metadataJson() const { return m_metadata; }
     uint64_t bytesRead() const { return m_base + m_len; }
     std::function<std::optional<LoadError>()> sourceError;  // set by the caller for I/O errors
+    // Accounts for the rest of the file's compressed bytes, however parsing ended.
+    void completeProgress(uint64_t compressedTotal)
+    {
+        if (m_progress && compressedTotal > m_reportedCompressed)
+            m_progress->bytesDone.fetch_add(compressedTotal - m_reportedCompressed, std::memory_order_relaxed);
+        m_reportedCompressed = std::max(m_reportedCompressed, compressedTotal);
+    }
 
 private:
     bool fill();
@@ -306,8 +313,7 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
     auto error = parser.run();
     if (error)
         error->file = file;
-    if (progress && reader.compressedSize() > reader.compressedConsumed())
-        progress->bytesDone.fetch_add(0, std::memory_order_relaxed);
+    parser.completeProgress(reader.compressedSize());  // a failed file counts as done too
     return finishParse(parsed, builder, parser, std::move(error), options);
 }
 

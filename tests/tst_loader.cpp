@@ -314,6 +314,7 @@ private slots:
                             [](const LoadWarning& w) { return w.message.find("more than one file") != std::string::npos; }));
         QCOMPARE(progress.filesDone.load(), 5u);
         QCOMPARE(progress.filesTotal.load(), 5u);
+        QCOMPARE(progress.bytesDone.load(), progress.bytesTotal.load());  // the bar ends full, failures included
         // One ProfilerStep name in the run: HTA does not trim.
         QCOMPARE(run->ranks[0].eventsTrimmed, uint64_t(0));
         const RankTrace* rank0 = run->findRank(0);
@@ -353,6 +354,25 @@ private slots:
         const ParsedFile cut = parseTraceFile(dir / "cut.json.gz", LoadOptions{});
         QVERIFY(cut.error);
         QCOMPARE(cut.error->kind, LoadErrorKind::Truncated);
+    }
+
+    void onlyRanksSkipsOtherFiles()
+    {
+        const auto dir = test::scratchDir("only-ranks");
+        test::writeGzipFile(dir / "a.json.gz", sampleTrace(0));
+        test::writeFile(dir / "b.json", sampleTrace(1));
+        // Declares rank 2 up front, then breaks: with --ranks 1 it is never read.
+        const std::string good = sampleTrace(2);
+        test::writeFile(dir / "c.json", good.substr(0, good.find("traceEvents")) + "traceEvents\": [ {{{");
+        QCOMPARE(peekDeclaredRank(dir / "a.json.gz"), 0);
+        QCOMPARE(peekDeclaredRank(dir / "b.json"), 1);
+        QCOMPARE(peekDeclaredRank(dir / "c.json"), 2);
+        LoadOptions options;
+        options.onlyRanks = {1};
+        const auto run = loadRun(dir, options);
+        QCOMPARE(run->ranks.size(), size_t(1));
+        QCOMPARE(run->ranks[0].rank, 1);
+        QVERIFY(run->errors.empty());
     }
 
     void lastStepTrimming()
