@@ -81,4 +81,33 @@ KernelTypeCache::KernelTypeCache(const StringPool& strings)
 {
 }
 
+std::string shortenKernelName(std::string_view name)
+{
+    if (classifyKernelName(name) == KernelType::Memory)
+        return std::string(name);
+    if (name.find('<') == std::string_view::npos && name.find('(') == std::string_view::npos)
+        return std::string(name);
+    // A stack of kept characters: a closing bracket pops back to its opener (HTA's loop).
+    std::string kept;
+    kept.reserve(name.size());
+    for (size_t i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        if (c == '-' && i + 1 < name.size() && name[i + 1] == '>') {
+            ++i;  // "->" is removed before matching
+            continue;
+        }
+        if (c == '>' || c == ')') {
+            const char opener = c == '>' ? '<' : '(';
+            while (!kept.empty() && kept.back() != opener)
+                kept.pop_back();
+            if (!kept.empty())
+                kept.pop_back();
+        } else {
+            kept.push_back(c);
+        }
+    }
+    const size_t space = kept.rfind(' ');
+    return space == std::string::npos ? kept : kept.substr(space + 1);
+}
+
 } // namespace kscope

@@ -3,6 +3,7 @@
 #include "model/stringpool.h"
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +18,10 @@ const char* toString(KernelType type);
 // HTA's get_kernel_type on one name: its regexes (re.match, so anchored at the start, and
 // ".*" never crosses a newline) reproduced with prefix and substring tests.
 KernelType classifyKernelName(std::string_view name);
+
+// HTA's shorten_name: drops template arguments, argument lists and "->", keeps the last word;
+// memory kernels keep their name. "void at::native::foo<float>(int)" -> "at::native::foo".
+std::string shortenKernelName(std::string_view name);
 
 // Classifies each distinct name once; analyses ask per event, names repeat millions of times.
 class KernelTypeCache {

@@ -24,6 +24,8 @@ class TestAnalysisUnits : public QObject {
 private slots:
     void kernelType_data();
     void kernelType();
+    void shortenKernelName_data();
+    void shortenKernelName();
     void intervalUnion_data();
     void intervalUnion();
     void numpyRound_data();
@@ -84,6 +86,28 @@ void TestAnalysisUnits::kernelType()
     QFETCH(QString, name);
     QFETCH(int, expected);
     QCOMPARE(int(classifyKernelName(name.toStdString())), expected);
+}
+
+void TestAnalysisUnits::shortenKernelName_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("templated") << "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<int> >(int, float)"
+                               << "at::native::vectorized_elementwise_kernel";
+    QTest::newRow("nccl args") << "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)"
+                               << "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+    QTest::newRow("plain") << "ampere_sgemm_128x64_nn" << "ampere_sgemm_128x64_nn";
+    QTest::newRow("memory kept") << "Memcpy HtoD (Pageable -> Device)" << "Memcpy HtoD (Pageable -> Device)";
+    QTest::newRow("arrow removed") << "void f<a->b>(int)" << "f";
+    QTest::newRow("lambda") << "void k<(anonymous namespace)::op>(int)::{lambda(int)#1}" << "k::{lambda#1}";
+    QTest::newRow("unbalanced") << "foo>bar(" << "bar(";
+}
+
+void TestAnalysisUnits::shortenKernelName()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, expected);
+    QCOMPARE(QString::fromStdString(kscope::shortenKernelName(name.toStdString())), expected);
 }
 
 void TestAnalysisUnits::intervalUnion_data()

@@ -4,6 +4,7 @@
 #include "modelroles.h"
 
 #include "analysis/kerneldistribution.h"
+#include "analysis/kerneltype.h"
 
 namespace kscope {
 
@@ -12,9 +13,13 @@ void ImbalanceModel::setResult(std::shared_ptr<const Run> run, std::shared_ptr<c
     beginResetModel();
     m_result = std::move(result);
     m_names.clear();
-    if (run && m_result)
-        for (const KernelDistribution& k : m_result->kernels)
+    m_shortNames.clear();
+    if (run && m_result) {
+        for (const KernelDistribution& k : m_result->kernels) {
             m_names.push_back(fmt::qstr(run->str(k.name)));
+            m_shortNames.push_back(fmt::qstr(shortenKernelName(run->str(k.name))));
+        }
+    }
     endResetModel();
 }
 
@@ -41,7 +46,7 @@ QVariant ImbalanceModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (index.column()) {
-        case Name: return fmt::elided(m_names[index.row()], 44);
+        case Name: return fmt::elided(m_shortNames[index.row()], 44);
         case Spread: return QStringLiteral("%1×").arg(k.spread, 0, 'f', 2);
         case Total: return fmt::duration(double(k.totalNs));
         case Ranks: return static_cast<int>(k.ranks.size());

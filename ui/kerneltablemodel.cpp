@@ -4,6 +4,7 @@
 #include "modelroles.h"
 
 #include "analysis/kernelbreakdown.h"
+#include "analysis/kerneltype.h"
 
 namespace kscope {
 
@@ -13,10 +14,12 @@ void KernelTableModel::setResult(std::shared_ptr<const Run> run, std::shared_ptr
     m_run = std::move(run);
     m_result = std::move(result);
     m_names.clear();
+    m_shortNames.clear();
     m_types.clear();
     if (m_run && m_result) {
         for (const KernelStatsRow& row : m_result->kernels) {
             m_names.push_back(fmt::qstr(rowName(*m_run, row)));
+            m_shortNames.push_back(fmt::qstr(shortenKernelName(rowName(*m_run, row))));
             m_types.push_back(fmt::qstr(toString(row.type)));
         }
     }
@@ -40,7 +43,7 @@ QVariant KernelTableModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         switch (column) {
-        case Name: return fmt::elided(m_names[index.row()], 60);
+        case Name: return fmt::elided(m_shortNames[index.row()], 60);
         case Type: return m_types[index.row()];
         case Rank: return row.rank;
         case Count: return qint64(row.count);

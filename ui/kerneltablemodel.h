@@ -29,7 +29,8 @@ public:
 private:
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const KernelBreakdown> m_result;
-    QStringList m_names;
+    QStringList m_names;       // full kernel names: tooltips, sorting, search
+    QStringList m_shortNames;  // HTA's shortened names: what the cell shows
     QStringList m_types;
 };
 
