@@ -145,13 +145,21 @@ struct EventBatchParser::RawEvent {
     }
 };
 
-EventBatchParser::EventBatchParser(RankBuilder& builder, const LoadOptions& options)
-    : m_builder(builder), m_options(options), m_event(std::make_unique<RawEvent>())
+namespace {
+
+// simdjson grows its buffers to the largest batch seen; one parser per thread keeps them for the
+// next file instead of allocating (and faulting in) fresh ones per rank.
+simdjson::ondemand::parser& threadParser()
 {
-    // One allocation up front: growing with each larger batch would fault in fresh pages each time.
-    const size_t capacity = static_cast<size_t>(std::min<uint64_t>(options.chunkBytes * 2 + (1 << 16), 0xFFFFFFFFull / 2));
-    if (m_parser.allocate(capacity) != simdjson::SUCCESS)
-        m_parser = simdjson::ondemand::parser{};  // it will allocate per batch instead
+    thread_local simdjson::ondemand::parser parser;
+    return parser;
+}
+
+} // namespace
+
+EventBatchParser::EventBatchParser(RankBuilder& builder, const LoadOptions& options)
+    : m_builder(builder), m_options(options), m_parser(threadParser()), m_event(std::make_unique<RawEvent>())
+{
 }
 
 EventBatchParser::~EventBatchParser() = default;
@@ -422,8 +430,7 @@ void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, con
 void EventBatchParser::parseIsolated(const char* window, uint64_t base, const ElementSpan& span)
 {
     const size_t bytes = span.end - span.begin;
-    if (m_batch.size() < bytes + simdjson::SIMDJSON_PADDING)
-        m_batch.resize(bytes + simdjson::SIMDJSON_PADDING);
+    m_batch.ensure(bytes + simdjson::SIMDJSON_PADDING, 0);
     std::memcpy(m_batch.data(), window + span.begin, bytes);
     const std::string_view text(window + span.begin, bytes);
     ondemand::document doc;

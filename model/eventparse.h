@@ -2,6 +2,7 @@
 
 // Internal to the loader: turns a batch of complete traceEvents elements into rows.
 
+#include "bytebuffer.h"
 #include "jsonscan.h"
 #include "loader.h"
 
@@ -37,8 +38,8 @@ private:
 
     RankBuilder& m_builder;
     const LoadOptions& m_options;
-    simdjson::ondemand::parser m_parser;
-    std::vector<char> m_batch;
+    simdjson::ondemand::parser& m_parser;  // one per thread, reused across files
+    ByteBuffer m_batch;
     std::unique_ptr<RawEvent> m_event;
 };
 

@@ -44,7 +44,7 @@ bool InflateReader::open(const std::filesystem::path& file)
         m_error = std::string("cannot open: ") + std::strerror(errno);
         return false;
     }
-    m_input.resize(kInputBufferBytes);
+    m_input.reset(new unsigned char[kInputBufferBytes]);
     if (!refillInput() && failed())
         return false;
     m_gzip = m_inputLen >= 2 && m_input[0] == kGzipId1 && m_input[1] == kGzipId2;
@@ -76,8 +76,8 @@ bool InflateReader::refillInput()
     if (m_inputEof)
         return false;
     m_inputPos = 0;
-    m_inputLen = std::fread(m_input.data(), 1, m_input.size(), m_file);
-    if (m_inputLen < m_input.size()) {
+    m_inputLen = std::fread(m_input.get(), 1, kInputBufferBytes, m_file);
+    if (m_inputLen < kInputBufferBytes) {
         if (std::ferror(m_file)) {
             m_error = std::string("read error: ") + std::strerror(errno);
             return false;
@@ -92,11 +92,11 @@ bool InflateReader::ensureInput(size_t bytes)
     if (m_inputLen - m_inputPos >= bytes)
         return true;
     // Keep the unread tail and append: headers and trailers may straddle two reads.
-    std::memmove(m_input.data(), m_input.data() + m_inputPos, m_inputLen - m_inputPos);
+    std::memmove(m_input.get(), m_input.get() + m_inputPos, m_inputLen - m_inputPos);
     m_inputLen -= m_inputPos;
     m_inputPos = 0;
     while (m_inputLen < bytes && !m_inputEof) {
-        const size_t n = std::fread(m_input.data() + m_inputLen, 1, m_input.size() - m_inputLen, m_file);
+        const size_t n = std::fread(m_input.get() + m_inputLen, 1, kInputBufferBytes - m_inputLen, m_file);
         if (n == 0) {
             if (std::ferror(m_file)) {
                 m_error = std::string("read error: ") + std::strerror(errno);
@@ -125,7 +125,7 @@ bool InflateReader::readMemberHeader()
         m_error = "gzip stream ends early (truncated file)";
         return false;
     }
-    const unsigned char* h = m_input.data() + m_inputPos;
+    const unsigned char* h = m_input.get() + m_inputPos;
     if (h[0] != kGzipId1 || h[1] != kGzipId2 || h[2] != 8) {
         m_error = "not a gzip deflate stream";
         return false;
@@ -173,7 +173,7 @@ bool InflateReader::finishMember()
         m_error = "gzip stream ends early (truncated file)";
         return false;
     }
-    const unsigned char* t = m_input.data() + m_inputPos;
+    const unsigned char* t = m_input.get() + m_inputPos;
     const uint32_t crc = t[0] | (t[1] << 8) | (t[2] << 16) | (uint32_t(t[3]) << 24);
     const uint32_t size = t[4] | (t[5] << 8) | (t[6] << 16) | (uint32_t(t[7]) << 24);
     skipInput(8);
@@ -196,7 +196,7 @@ size_t InflateReader::read(char* dest, size_t maxBytes)
         size_t done = 0;
         while (done < maxBytes && refillInput()) {
             const size_t n = std::min(maxBytes - done, m_inputLen - m_inputPos);
-            std::memcpy(dest + done, m_input.data() + m_inputPos, n);
+            std::memcpy(dest + done, m_input.get() + m_inputPos, n);
             m_inputPos += n;
             done += n;
             m_compressedConsumed += n;
@@ -225,7 +225,7 @@ size_t InflateReader::read(char* dest, size_t maxBytes)
             }
             break;
         }
-        zs.next_in = m_input.data() + m_inputPos;
+        zs.next_in = m_input.get() + m_inputPos;
         zs.avail_in = static_cast<uInt>(m_inputLen - m_inputPos);
         const uInt availBefore = zs.avail_in;
         Bytef* const outBefore = zs.next_out;

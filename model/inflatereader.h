@@ -43,7 +43,7 @@ private:
     std::FILE* m_file = nullptr;
     struct ZState;
     std::unique_ptr<ZState> m_z;
-    std::vector<unsigned char> m_input;
+    std::unique_ptr<unsigned char[]> m_input;  // not zero-filled: a fresh one per file
     size_t m_inputPos = 0;
     size_t m_inputLen = 0;
     bool m_gzip = false;

@@ -38,7 +38,7 @@ std::string_view StringPool::store(std::string_view text)
     if (text.empty())
         return {};
     if (text.size() > kBlockSize / 4) {
-        auto block = std::make_unique<char[]>(text.size());
+        auto block = std::unique_ptr<char[]>(new char[text.size()]);
         std::memcpy(block.get(), text.data(), text.size());
         std::string_view stored(block.get(), text.size());
         // Keep the current small block last so it keeps filling.
@@ -47,7 +47,7 @@ std::string_view StringPool::store(std::string_view text)
         return stored;
     }
     if (m_blocks.empty() || m_blockUsed + text.size() > m_blockSize) {
-        m_blocks.push_back(std::make_unique<char[]>(kBlockSize));
+        m_blocks.push_back(std::unique_ptr<char[]>(new char[kBlockSize]));  // not zero-filled
         m_blockSize = kBlockSize;
         m_blockUsed = 0;
         m_storedBytes += kBlockSize;

@@ -2,6 +2,7 @@
 // On-Demand per batch -> columns. Batches never exceed a few chunks, so files of any size
 // (simdjson itself stops at 4 GiB per document) parse in bounded memory.
 
+#include "bytebuffer.h"
 #include "eventparse.h"
 #include "inflatereader.h"
 #include "jsonscan.h"
@@ -38,6 +39,7 @@ public:
     const std::map<std::string, std::string>& metadataJson() const { return m_metadata; }
     uint64_t bytesRead() const { return m_base + m_len; }
     std::function<std::optional<LoadError>()> sourceError;  // set by the caller for I/O errors
+    uint64_t sizeHint = 0;  // expected uncompressed bytes, 0 = unknown
     // Accounts for the rest of the file's compressed bytes, however parsing ended.
     void completeProgress(uint64_t compressedTotal)
     {
@@ -70,7 +72,7 @@ private:
     std::stop_token m_stop;
     EventBatchParser m_events;
 
-    std::vector<char> m_buf;
+    ByteBuffer m_buf;
     size_t m_pos = 0;
     size_t m_len = 0;
     uint64_t m_base = 0;  // absolute offset of m_buf[0]
@@ -92,9 +94,11 @@ bool TraceParser::fill()
         m_len -= m_pos - 1;
         m_pos = 1;
     }
-    const size_t want = static_cast<size_t>(m_chunk);
-    if (m_buf.size() < m_len + want + simdjson::SIMDJSON_PADDING)
-        m_buf.resize(m_len + want + simdjson::SIMDJSON_PADDING);
+    // Read what is left of the file when its size is known and small, else a chunk.
+    const uint64_t read = m_base + m_len;
+    const uint64_t left = sizeHint > read ? sizeHint - read : 0;
+    const size_t want = static_cast<size_t>(left ? std::min<uint64_t>(m_chunk, left + 1) : m_chunk);
+    m_buf.ensure(m_len + want + simdjson::SIMDJSON_PADDING, m_len);
     size_t got = 0;
     while (got < want) {
         const size_t n = m_read(m_buf.data() + m_len + got, want - got);
@@ -299,6 +303,7 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
     TraceParser parser(
         builder, options, [&reader](char* dest, size_t n) { return reader.read(dest, n); }, progress,
         [&reader] { return reader.compressedConsumed(); }, stop);
+    parser.sizeHint = reader.expectedUncompressedSize();
     parser.sourceError = [&reader]() -> std::optional<LoadError> {
         if (!reader.failed())
             return std::nullopt;
@@ -332,6 +337,7 @@ ParsedFile parseTraceText(std::string_view json, const LoadOptions& options)
         },
         nullptr, [&] { return static_cast<uint64_t>(offset); }, {});
     parsed.trace.compressedBytes = json.size();
+    parser.sizeHint = json.size();
     auto error = parser.run();
     return finishParse(parsed, builder, parser, std::move(error), options);
 }
