@@ -186,17 +186,18 @@ void assignRanks(std::vector<ParsedFile>& parsed, Run& run)
     }
 }
 
-// Per-rank work after parsing (string remap, trimming) on the loader's workers.
+// fn(0) .. fn(count - 1) on up to `workers` threads (the caller's among them), each index once;
+// stops handing out indices once stop is requested.
 template <typename Fn>
-void forEachRankInParallel(Run& run, unsigned workers, Fn&& fn)
+void parallelFor(size_t count, unsigned workers, std::stop_token stop, Fn&& fn)
 {
     std::atomic<size_t> next{0};
     auto work = [&] {
-        for (size_t k; (k = next.fetch_add(1)) < run.ranks.size();)
-            fn(run.ranks[k]);
+        for (size_t k; !stop.stop_requested() && (k = next.fetch_add(1)) < count;)
+            fn(k);
     };
     std::vector<std::jthread> pool;
-    for (unsigned w = 1; w < std::min<size_t>(workers, run.ranks.size()); ++w)
+    for (unsigned w = 1; w < std::min<size_t>(workers, count); ++w)
         pool.emplace_back(work);
     work();
 }
@@ -241,7 +242,6 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
     std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return files.traces[a].bytes > files.traces[b].bytes; });
 
     std::vector<ParsedFile> parsed(files.traces.size());
-    std::atomic<size_t> nextFile{0};
     unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (options.memoryBudgetBytes > 0) {
         // Each worker holds about four chunks (window, batch, simdjson's index) at once.
@@ -249,23 +249,12 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
         workers = static_cast<unsigned>(std::clamp<uint64_t>(options.memoryBudgetBytes / perWorker, 1, workers));
     }
     workers = static_cast<unsigned>(std::min<size_t>(workers, std::max<size_t>(files.traces.size(), 1)));
-    auto work = [&] {
-        for (;;) {
-            const size_t k = nextFile.fetch_add(1);
-            if (k >= order.size() || stop.stop_requested())
-                return;
-            const size_t i = order[k];
-            parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop);
-            if (progress)
-                progress->filesDone.fetch_add(1);
-        }
-    };
-    {
-        std::vector<std::jthread> pool;
-        for (unsigned w = 1; w < workers; ++w)
-            pool.emplace_back(work);
-        work();
-    }
+    parallelFor(order.size(), workers, stop, [&](size_t k) {
+        const size_t i = order[k];
+        parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop);
+        if (progress)
+            progress->filesDone.fetch_add(1);
+    });
     if (stop.stop_requested()) {
         run->errors.push_back({folderOrFile, -1, 0, LoadErrorKind::Cancelled, "load cancelled", false});
         return run;
@@ -305,7 +294,7 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
             map[id] = run->strings.intern(p.strings.view(StringId{static_cast<uint32_t>(id)}));
         run->ranks.push_back(std::move(p.trace));
     }
-    forEachRankInParallel(*run, workers, [&](RankTrace& r) { remapIds(r, maps[static_cast<size_t>(&r - run->ranks.data())]); });
+    parallelFor(run->ranks.size(), workers, {}, [&](size_t k) { remapIds(run->ranks[k], maps[k]); });
     usable.clear();
     std::stable_sort(run->ranks.begin(), run->ranks.end(),
                      [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
@@ -319,7 +308,8 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
     const bool trim = distinctProfilerStepNames(run->strings) >= 2;
     if (!trim && !run->ranks.empty())
         KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");
-    forEachRankInParallel(*run, workers, [&](RankTrace& r) {
+    parallelFor(run->ranks.size(), workers, {}, [&](size_t k) {
+        RankTrace& r = run->ranks[k];
         if (trim && !r.trimmedToCompleteSteps)
             r.eventsTrimmed = trimToCompleteSteps(r, run->strings, options.includeLastStep);
         Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
