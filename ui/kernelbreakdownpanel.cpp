@@ -24,14 +24,14 @@ namespace kscope {
 KernelBreakdownPanel::KernelBreakdownPanel(SelectionModel* selection, QWidget* parent)
     : Panel(tr("Kernel breakdown"), selection, parent),
       m_chart(new ChartView(QStringLiteral("kernel-types"), this)), m_search(new QLineEdit(this)),
-      m_rankOnly(new QCheckBox(tr("Selected rank only"), this)), m_table(new QTableView(this)),
+      m_rankOnly(new QCheckBox(tr("Selected ranks only"), this)), m_table(new QTableView(this)),
       m_model(new KernelTableModel(this)), m_filter(new KernelFilterModel(this))
 {
     registerSlot(&m_job);
     m_search->setPlaceholderText(tr("Search kernels…"));
     m_search->setClearButtonEnabled(true);
     m_rankOnly->setChecked(true);
-    m_rankOnly->setToolTip(tr("Show the top kernels of the rank selected in a chart or the toolbar"));
+    m_rankOnly->setToolTip(tr("Show the top kernels of the ranks selected in a chart (Ctrl+click adds ranks) or the toolbar"));
     m_filter->setSourceModel(m_model);
     m_table->setModel(m_filter);
     m_table->setSortingEnabled(true);
@@ -100,7 +100,7 @@ void KernelBreakdownPanel::setRun(std::shared_ptr<const Run> run)
 
 void KernelBreakdownPanel::followRank()
 {
-    m_filter->setRankFilter(m_rankOnly->isChecked() ? m_selection->rank() : -1);
+    m_filter->setRankFilter(m_rankOnly->isChecked() ? m_selection->ranks() : QList<int>{});
 }
 
 void KernelBreakdownPanel::redraw()

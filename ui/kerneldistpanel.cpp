@@ -76,7 +76,7 @@ KernelDistPanel::KernelDistPanel(SelectionModel* selection, QWidget* parent)
             m_selection->setKernel(index.data(kIdRole).toUInt(), index.siblingAtColumn(0).data(kSortRole).toString());
     });
     connect(selection, &SelectionModel::kernelChanged, this, &KernelDistPanel::showSelectedKernel);
-    connect(m_chart, &ChartView::idClicked, selection, &SelectionModel::setRank);
+    connect(m_chart, &ChartView::idClicked, selection, &SelectionModel::clickRank);
     connect(selection, &SelectionModel::ranksChanged, this,
             [this] { m_chart->setHighlightedIds(m_selection->ranks()); });
     addCsvMenu(m_list, QStringLiteral("kernel-distribution"), [this] {

@@ -12,19 +12,19 @@ KernelFilterModel::KernelFilterModel(QObject* parent) : QSortFilterProxyModel(pa
     setFilterCaseSensitivity(Qt::CaseInsensitive);
 }
 
-void KernelFilterModel::setRankFilter(int rank)
+void KernelFilterModel::setRankFilter(const QList<int>& ranks)
 {
-    if (rank == m_rank)
+    if (ranks == m_ranks)
         return;
-    m_rank = rank;
+    m_ranks = ranks;
     invalidateFilter();
 }
 
 bool KernelFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
-    if (m_rank >= 0) {
+    if (!m_ranks.isEmpty()) {
         const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
-        if (index.data(kRankRole).toInt() != m_rank)
+        if (!m_ranks.contains(index.data(kRankRole).toInt()))
             return false;
     }
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);

@@ -11,14 +11,14 @@ class KernelFilterModel : public QSortFilterProxyModel {
 public:
     explicit KernelFilterModel(QObject* parent = nullptr);
 
-    void setRankFilter(int rank);  // -1 = every rank
-    int rankFilter() const { return m_rank; }
+    void setRankFilter(const QList<int>& ranks);  // empty = every rank
+    QList<int> rankFilter() const { return m_ranks; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
-    int m_rank = -1;
+    QList<int> m_ranks;
 };
 
 } // namespace kscope

@@ -19,7 +19,7 @@ OverlapPanel::OverlapPanel(SelectionModel* selection, QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(m_chart, 1);
-    connect(m_chart, &ChartView::idClicked, selection, &SelectionModel::setRank);
+    connect(m_chart, &ChartView::idClicked, selection, &SelectionModel::clickRank);
     connect(selection, &SelectionModel::ranksChanged, this,
             [this] { m_chart->setHighlightedIds(m_selection->ranks()); });
     redraw();

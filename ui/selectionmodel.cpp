@@ -1,5 +1,7 @@
 #include "selectionmodel.h"
 
+#include <QGuiApplication>
+
 namespace kscope {
 
 SelectionModel::SelectionModel(QObject* parent) : QObject(parent) {}
@@ -10,6 +12,18 @@ void SelectionModel::setRanks(const QList<int>& ranks)
         return;
     m_ranks = ranks;
     emit ranksChanged();
+}
+
+void SelectionModel::clickRank(int rank)
+{
+    if (!(QGuiApplication::keyboardModifiers() & Qt::ControlModifier) || rank < 0) {
+        setRank(rank);
+        return;
+    }
+    QList<int> ranks = m_ranks;
+    if (ranks.removeAll(rank) == 0)
+        ranks.prepend(rank);
+    setRanks(ranks);
 }
 
 void SelectionModel::setKernel(quint32 kernel, const QString& name)

@@ -14,13 +14,16 @@ public:
     explicit SelectionModel(QObject* parent = nullptr);
 
     QList<int> ranks() const { return m_ranks; }
-    int rank() const { return m_ranks.isEmpty() ? -1 : m_ranks.front(); }  // the first selected
+    int rank() const { return m_ranks.isEmpty() ? -1 : m_ranks.front(); }  // the one clicked last
     quint32 kernel() const { return m_kernel; }  // run-wide StringId value, 0 = none
     QString kernelName() const { return m_kernelName; }
     int step() const { return m_step; }  // -1 = every step
 
     void setRanks(const QList<int>& ranks);
     void setRank(int rank) { setRanks(rank < 0 ? QList<int>{} : QList<int>{rank}); }
+    // A click on a rank: alone it selects that rank; with Ctrl it adds or removes it, so several
+    // ranks can be compared (the kernels table shows them all; single-rank panels the newest).
+    void clickRank(int rank);
     void setKernel(quint32 kernel, const QString& name);
     void setStep(int step);
     void clear();  // a new run: nothing of the old one is valid

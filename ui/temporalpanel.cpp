@@ -26,7 +26,7 @@ TemporalPanel::TemporalPanel(SelectionModel* selection, QWidget* parent)
     layout->addWidget(m_percent);
     layout->addWidget(m_chart, 1);
     connect(m_percent, &QCheckBox::toggled, this, &TemporalPanel::redraw);
-    connect(m_chart, &ChartView::idClicked, selection, &SelectionModel::setRank);
+    connect(m_chart, &ChartView::idClicked, selection, &SelectionModel::clickRank);
     connect(selection, &SelectionModel::ranksChanged, this,
             [this] { m_chart->setHighlightedIds(m_selection->ranks()); });
     redraw();

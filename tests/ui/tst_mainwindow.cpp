@@ -134,9 +134,23 @@ void TestMainWindow::clickRankBarDrillsIn()
     QTRY_COMPARE_WITH_TIMEOUT(w.idlePanel()->shownRank(), rank, kTimeoutMs);
     waitIdle();
     QVERIFY(w.idlePanel()->streamChart()->title().contains(QString::number(rank)));
-    QCOMPARE(w.kernelBreakdownPanel()->filterModel()->rankFilter(), rank);
+    QCOMPARE(w.kernelBreakdownPanel()->filterModel()->rankFilter(), QList<int>{rank});
     QVERIFY(w.kernelBreakdownPanel()->filterModel()->rowCount() > 0);
     screenshot(&w, "rank-clicked");
+
+    // Ctrl+click adds a rank (the newest drives the single-rank panels), and removes it again.
+    const QPoint other(int(chart->xAxis->coordToPixel(2)), bar.y());
+    const int rowsForOne = w.kernelBreakdownPanel()->filterModel()->rowCount();
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, other);
+    QCOMPARE(w.selection()->ranks(), (QList<int>{2, rank}));
+    QTRY_COMPARE_WITH_TIMEOUT(w.idlePanel()->shownRank(), 2, kTimeoutMs);
+    QCOMPARE(w.kernelBreakdownPanel()->filterModel()->rankFilter(), (QList<int>{2, rank}));
+    QVERIFY(w.kernelBreakdownPanel()->filterModel()->rowCount() > rowsForOne);
+    waitIdle();
+    screenshot(&w, "two-ranks");
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, other);
+    QCOMPARE(w.selection()->ranks(), QList<int>{rank});
+    waitIdle();
 }
 
 void TestMainWindow::kernelRowSelectsDistribution()

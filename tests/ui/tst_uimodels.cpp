@@ -69,7 +69,7 @@ void TestUiModels::kernelModelAndFilter()
     QVERIFY(model.rowCount() > 0);
     QCOMPARE(filter.rowCount(), model.rowCount());
 
-    filter.setRankFilter(2);
+    filter.setRankFilter({2});
     QVERIFY(filter.rowCount() > 0);
     QVERIFY(filter.rowCount() < model.rowCount());
     for (int r = 0; r < filter.rowCount(); ++r)
@@ -77,7 +77,7 @@ void TestUiModels::kernelModelAndFilter()
 
     // Search matches the full name, whatever the display elides.
     const QString name = model.index(0, KernelTableModel::Name).data(Qt::ToolTipRole).toString();
-    filter.setRankFilter(-1);
+    filter.setRankFilter({});
     filter.setFilterFixedString(name.right(12).toUpper());
     QVERIFY(filter.rowCount() >= 1);
     for (int r = 0; r < filter.rowCount(); ++r)
