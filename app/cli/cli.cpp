@@ -193,6 +193,11 @@ bool emitTable(const Table& table, const Arguments& args)
     return static_cast<bool>(*out);
 }
 
+int emitRunTable(const Table& table, const Run& run, const Arguments& args)
+{
+    return emitTable(table, args) ? finalExitCode(run, args) : kExitUsage;
+}
+
 int runCli(int argc, char** argv)
 {
     Log::configureFromEnvironment();

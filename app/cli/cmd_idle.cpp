@@ -37,10 +37,7 @@ int runIdle(const Arguments& args)
         return exitCode;
     const IdleTime result = idleTimeBreakdown(*run, options);
 
-    const Table table = options.intervalStats ? idleStatsTable(result) : idleTable(result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(options.intervalStats ? idleStatsTable(result) : idleTable(result), *run, args);
 }
 
 int runIdleHistogram(const Arguments& args)
@@ -62,10 +59,7 @@ int runIdleHistogram(const Arguments& args)
         return exitCode;
     const IdleHistogram result = idleHistogram(*run, options);
 
-    const Table table = idleHistogramTable(result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(idleHistogramTable(result), *run, args);
 }
 
 const CommandRegistrar kIdleRegistrar{

@@ -81,9 +81,7 @@ int runInfo(const Arguments& args)
                                   + std::to_string(e.byteOffset) + ": " + e.message);
     for (const auto& skipped : run->skippedFiles)
         table.notes.push_back("skipped (not a trace file): " + skipped.filename().string());
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(table, *run, args);
 }
 
 const CommandRegistrar kRegistrar{{"info", "One row per rank: events, kernels, streams, device, span, steps, import issues",

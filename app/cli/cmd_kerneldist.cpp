@@ -21,10 +21,7 @@ int runKernelDist(const Arguments& args)
         return exitCode;
     const KernelDistributions result = kernelDistributions(*run, options);
 
-    const Table table = kernelDistributionTable(*run, result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(kernelDistributionTable(*run, result), *run, args);
 }
 
 const CommandRegistrar kRegistrar{

@@ -30,7 +30,8 @@ bool breakdownOptions(const Arguments& args, KernelBreakdownOptions& options)
     return true;
 }
 
-int runKernelTypes(const Arguments& args)
+// Both frames of HTA's get_gpu_kernel_breakdown come from one analysis; each command prints one.
+int runBreakdown(const Arguments& args, bool typesFrame)
 {
     KernelBreakdownOptions options;
     if (!breakdownOptions(args, options))
@@ -40,26 +41,17 @@ int runKernelTypes(const Arguments& args)
     if (!run)
         return exitCode;
     const KernelBreakdown result = kernelBreakdown(*run, options);
-    const Table table = kernelTypesTable(result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(typesFrame ? kernelTypesTable(result) : kernelsTable(*run, result), *run, args);
+}
+
+int runKernelTypes(const Arguments& args)
+{
+    return runBreakdown(args, true);
 }
 
 int runKernels(const Arguments& args)
 {
-    KernelBreakdownOptions options;
-    if (!breakdownOptions(args, options))
-        return kExitUsage;
-    int exitCode = kExitOk;
-    auto run = loadRunForCommand(args, exitCode);
-    if (!run)
-        return exitCode;
-    const KernelBreakdown result = kernelBreakdown(*run, options);
-    const Table table = kernelsTable(*run, result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return runBreakdown(args, false);
 }
 
 const CommandRegistrar kTypesRegistrar{

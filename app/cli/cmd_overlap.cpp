@@ -17,10 +17,7 @@ int runOverlap(const Arguments& args)
         return exitCode;
     const Overlap result = commCompOverlap(*run, {.htaCompat = args.common.htaCompat});
 
-    const Table table = overlapTable(result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(overlapTable(result), *run, args);
 }
 
 const CommandRegistrar kRegistrar{

@@ -17,10 +17,7 @@ int runTemporal(const Arguments& args)
         return exitCode;
     const TemporalBreakdown result = temporalBreakdown(*run, {.htaCompat = args.common.htaCompat});
 
-    const Table table = temporalTable(result);
-    if (!emitTable(table, args))
-        return kExitUsage;
-    return finalExitCode(*run, args);
+    return emitRunTable(temporalTable(result), *run, args);
 }
 
 const CommandRegistrar kRegistrar{

@@ -65,6 +65,8 @@ std::shared_ptr<Run> loadRunForCommand(const Arguments& args, int& exitCode);
 int finalExitCode(const Run& run, const Arguments& args);
 // Writes the table in the requested format to --output or stdout.
 bool emitTable(const Table& table, const Arguments& args);
+// emitTable, then the command's exit code: 1 when the output could not be written, else finalExitCode.
+int emitRunTable(const Table& table, const Run& run, const Arguments& args);
 // Parses "0,2-5" into ranks; false on syntax error.
 bool parseRankList(const std::string& text, std::vector<int>& ranks);
 
