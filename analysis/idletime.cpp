@@ -13,20 +13,18 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// HTA lists streams in the order their first kernel appears in the trace file: the loader records
-// that order (RankTrace::streamsInFileOrder); runs built in code without it fall back to the
-// first launch (lowest correlation).
+// HTA lists streams in the order their first kernel appears in the trace file, which the rank
+// builder records (RankTrace::streamsInFileOrder) for every stream with GPU work.
 int64_t filePosition(const RankTrace& rank, int stream)
 {
     const auto& order = rank.streamsInFileOrder;
     const auto it = std::find(order.begin(), order.end(), stream);
-    return it == order.end() ? -1 : static_cast<int64_t>(it - order.begin());
+    return it == order.end() ? std::numeric_limits<int64_t>::max() : static_cast<int64_t>(it - order.begin());
 }
 
 struct StreamGaps {
     int stream = -1;
-    int64_t firstFilePosition = std::numeric_limits<int64_t>::max();
-    int64_t firstCorrelation = std::numeric_limits<int64_t>::max();
+    int64_t filePosition = std::numeric_limits<int64_t>::max();
     int64_t prevEnd = 0;
     bool started = false;
     std::vector<int64_t> gaps[kIdleCategoryCount];  // ns, in start order
@@ -57,16 +55,10 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
                     continue;
                 perStream.push_back({});
                 perStream.back().stream = stream;
+                perStream.back().filePosition = filePosition(rank, stream);
             }
         }
         StreamGaps& s = perStream[last];
-        if (!s.started) {
-            const int64_t position = filePosition(rank, stream);
-            if (position >= 0)
-                s.firstFilePosition = position;
-        }
-        if (events.correlation[i] >= 0)
-            s.firstCorrelation = std::min(s.firstCorrelation, events.correlation[i]);
         const int64_t start = events.tsNs[i];
         const int64_t end = start + events.durNs[i];
         if (!s.started) {
@@ -86,11 +78,8 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
         s.gaps[static_cast<int>(category)].push_back(gap);
         s.prevEnd = end;
     }
-    std::stable_sort(perStream.begin(), perStream.end(), [](const StreamGaps& a, const StreamGaps& b) {
-        if (a.firstFilePosition != b.firstFilePosition)
-            return a.firstFilePosition < b.firstFilePosition;
-        return a.firstCorrelation < b.firstCorrelation;
-    });
+    std::stable_sort(perStream.begin(), perStream.end(),
+                     [](const StreamGaps& a, const StreamGaps& b) { return a.filePosition < b.filePosition; });
     if (!streams.empty()) {
         // Streams asked for by name come out in the order they were asked for, as in HTA.
         auto rankOf = [&streams](const StreamGaps& s) {

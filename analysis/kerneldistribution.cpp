@@ -75,7 +75,12 @@ KernelDistributions kernelDistributions(const Run& run, const KernelDistribution
             }
         }
     }
-    if (!options.nameContains.empty()) {
+    if (options.kernel) {
+        // A kernel picked by id (a click in the GUI): exactly that one, never a name match.
+        std::erase_if(names, [&](StringId id) { return id != options.kernel; });
+        if (names.empty())
+            result.error = "the kernel did not run in this run or step";
+    } else if (!options.nameContains.empty()) {
         std::erase_if(names, [&](StringId id) {
             return run.str(id).find(options.nameContains) == std::string_view::npos;
         });

@@ -11,6 +11,7 @@ namespace kscope {
 
 struct KernelDistributionOptions {
     std::string nameContains;  // only kernels whose name contains this text; empty = all
+    StringId kernel;           // only this kernel (a run-wide id); null = by nameContains
     int top = 20;              // the kernels with the most total time across ranks
     size_t maxOutliers = 50;   // outliers listed per kernel and rank (all are counted)
 };

@@ -1,6 +1,7 @@
 #include "resulttables.h"
 
 #include "idletime.h"
+#include "importissues.h"
 #include "kernelbreakdown.h"
 #include "kerneldistribution.h"
 #include "overlap.h"
@@ -112,20 +113,11 @@ Table importIssuesTable(const Run& run)
 {
     Table table;
     table.columns = {"severity", "file", "rank", "byte_offset", "kind", "message", "count"};
-    for (const LoadError& e : run.errors)
-        table.addRow({std::string(e.partial ? "partial" : "error"), e.file.string(), int64_t{e.rank},
-                      static_cast<int64_t>(e.byteOffset), std::string(toString(e.kind)), e.message, Cell{}});
-    for (const RankTrace& rank : run.ranks)
-        for (const BadEventCounter& c : rank.badEvents)
-            table.addRow({std::string("bad events"), rank.file.string(), int64_t{rank.rank},
-                          c.samples.empty() ? Cell{} : Cell{static_cast<int64_t>(c.samples.front().byteOffset)},
-                          std::string(toString(c.kind)),
-                          c.samples.empty() ? std::string() : c.samples.front().excerpt, static_cast<int64_t>(c.count)});
-    for (const LoadWarning& w : run.warnings)
-        table.addRow({std::string("warning"), w.file.string(), int64_t{w.rank}, Cell{}, Cell{}, w.message, Cell{}});
-    for (const auto& skipped : run.skippedFiles)
-        table.addRow({std::string("skipped"), skipped.string(), Cell{}, Cell{}, Cell{},
-                      std::string("not a trace file"), Cell{}});
+    auto orEmpty = [](int64_t value) { return value >= 0 ? Cell{value} : Cell{}; };
+    for (const ImportIssueRow& row : importIssueRows(run))
+        table.addRow({std::string(toString(row.level)), row.file.string(), orEmpty(row.rank),
+                      orEmpty(row.byteOffset), row.kind.empty() ? Cell{} : Cell{row.kind}, row.message,
+                      orEmpty(row.count)});
     return table;
 }
 

@@ -3,12 +3,32 @@
 #include "model/trace.h"
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace kscope {
 
-// What a run holds, for the GUI's Overview (the CLI's `info` counts the same per rank).
+// What one rank holds: a row of the CLI's `info`.
+struct RankSummary {
+    int rank = -1;
+    std::filesystem::path file;
+    uint64_t events = 0;
+    uint64_t gpuKernels = 0;
+    uint64_t memcpy = 0;
+    uint64_t memset = 0;
+    uint64_t cpuOps = 0;
+    uint64_t runtimeCalls = 0;          // CUDA/HIP runtime and driver calls
+    uint64_t gpuEvents = 0;             // on a stream: kernels, memcpy, memset, syncs
+    int streams = 0;                    // distinct streams
+    std::string deviceName;             // the first device in the metadata; empty when none
+    DeviceType deviceType = DeviceType::Unknown;
+    bool hasTimedEvents = false;        // false: no event but trace spans, firstNs/lastNs mean nothing
+    int64_t firstNs = 0, lastNs = 0;    // over the rank's events (trace spans excluded)
+    std::vector<int> steps;             // distinct ProfilerStep numbers, ascending
+};
+
+// What a run holds, for the GUI's Overview and the CLI's `info`.
 struct RunSummary {
     int ranks = 0;
     std::vector<std::string> devices;  // distinct device names, first seen first
@@ -19,8 +39,10 @@ struct RunSummary {
     int streams = 0;                   // distinct (rank, stream) pairs
     int maxStreamsPerRank = 0;
     uint64_t compressedBytes = 0;
+    std::vector<RankSummary> perRank;  // in the run's rank order
 };
 
+RankSummary summarizeRank(const RankTrace& rank);
 RunSummary summarizeRun(const Run& run);
 
 } // namespace kscope

@@ -1,8 +1,10 @@
 // kinetoscope [RUN_DIR]: the desktop application. Without an argument it opens the bundled
 // sample run (and says so in the title and status bar) so a first start shows real charts.
 
-#include "logbridge.h"
-#include "mainwindow.h"
+#include "shell/logbridge.h"
+#include "shell/mainwindow.h"
+
+#include "model/trace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -47,8 +49,12 @@ int main(int argc, char** argv)
                 return;
             timer->stop();
             QTimer::singleShot(300, &window, [&window, path] {
-                window.grab().save(path);
-                QApplication::quit();
+                const bool saved = window.grab().save(path);
+                // A run with no usable rank is a failure a script must see, not a picture of one.
+                const bool usable = !window.run()->ranks.empty();
+                if (!usable)
+                    qWarning("%s", qPrintable(window.bannerText()));
+                QApplication::exit(saved && usable ? 0 : 1);
             });
         });
         timer->start(100);

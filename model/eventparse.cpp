@@ -2,6 +2,7 @@
 
 #include "jsonscan.h"
 #include "rankbuilder.h"
+#include "timeconv.h"
 
 #include <algorithm>
 #include <charconv>
@@ -486,7 +487,7 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     }
     if (ev.tsToken.find_first_of(".eE") != std::string_view::npos)
         trace.metadata.fractionalTimestamps = true;
-    const uint32_t thread = m_builder.threadIndex(ev.pid, pidName, ev.tid, tidName);
+    const ThreadIndex thread = m_builder.threadIndex(ev.pid, pidName, ev.tid, tidName);
 
     Phase phase;
     switch (ev.ph) {
@@ -531,18 +532,9 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     if (m_options.htaCompat && (!ev.hasDur || !ev.hasCat || kind == EventKind::TraceSpan))
         return;
 
+    const EventIndex row = m_builder.appendEvent(
+        {tsNs, durNs, name, category, thread, ev.stream, ev.correlation, ev.externalId, phase, kind});
     EventTable& t = trace.events;
-    const auto row = static_cast<EventIndex>(t.tsNs.size());
-    t.tsNs.push_back(tsNs);
-    t.durNs.push_back(durNs);
-    t.name.push_back(name);
-    t.category.push_back(category);
-    t.thread.push_back(static_cast<uint16_t>(std::min<uint32_t>(thread, UINT16_MAX)));
-    t.stream.push_back(ev.stream);
-    t.correlation.push_back(ev.correlation);
-    t.externalId.push_back(ev.externalId >= INT32_MIN && ev.externalId <= INT32_MAX ? static_cast<int32_t>(ev.externalId) : -1);
-    t.phase.push_back(phase);
-    t.kind.push_back(kind);
 
     if (ev.hasMemory) {
         ev.memory.event = row;

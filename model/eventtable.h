@@ -99,7 +99,7 @@ struct CounterSample {
     StringId series;  // counter event name
     StringId field;   // key inside args
     double value = 0.0;
-    uint32_t thread = 0;
+    ThreadIndex thread = 0;
 };
 
 // Flow events (ph s/t/f) are kept compactly: their id equals the launch correlation in Kineto.
@@ -107,7 +107,7 @@ struct FlowEvent {
     int64_t tsNs = 0;
     int64_t id = -1;
     Phase phase = Phase::FlowStart;
-    uint32_t thread = 0;
+    ThreadIndex thread = 0;
 };
 
 // Columnar events of one rank, sorted by (tsNs, file order). Every column has size().
@@ -116,7 +116,7 @@ struct EventTable {
     Column<int64_t> durNs;          // 0 for events without a duration
     Column<StringId> name;
     Column<StringId> category;
-    Column<uint16_t> thread;        // index into RankTrace::threads (the 65,536th and later share the last)
+    Column<ThreadIndex> thread;     // index into RankTrace::threads
     Column<int32_t> stream;         // args.stream, -1 when absent or not numeric (CPU side)
     Column<int64_t> correlation;    // args.correlation, -1 when absent
     Column<int32_t> externalId;     // args["External id"] (a per-process sequence number), -1 when absent

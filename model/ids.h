@@ -3,6 +3,7 @@
 #include <compare>
 #include <cstdint>
 #include <functional>
+#include <limits>
 
 namespace kscope {
 
@@ -15,6 +16,11 @@ struct Id {
 };
 
 using StringId = Id<struct StringTag>;
+
+// Index into RankTrace::threads, as events, flows and counter samples store it: 16 bits keep the
+// event table small, so a trace with more (pid, tid) pairs folds the 65,536th and later into the last.
+using ThreadIndex = uint16_t;
+inline constexpr size_t kMaxThreads = size_t{std::numeric_limits<ThreadIndex>::max()} + 1;
 
 // Row index into a rank's EventTable; -1 means "no event".
 using EventIndex = int32_t;

@@ -2,13 +2,12 @@
 
 #include "loader.h"
 
-#include "inflatereader.h"
 #include "log.h"
+#include "metadata.h"
 #include "rankbuilder.h"
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <set>
 #include <thread>
 
@@ -29,63 +28,6 @@ bool isTraceFileName(const std::string& name)
 }
 
 } // namespace
-
-int rankFromFileName(const std::string& fileName)
-{
-    std::string lower(fileName);
-    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-    for (std::string_view word : {"rank", "worker"}) {
-        size_t pos = 0;
-        while ((pos = lower.find(word, pos)) != std::string::npos) {
-            size_t i = pos + word.size();
-            while (i < lower.size() && (lower[i] == '-' || lower[i] == '_' || lower[i] == '.'))
-                ++i;
-            size_t digits = 0;
-            int value = 0;
-            while (i < lower.size() && std::isdigit(static_cast<unsigned char>(lower[i])) && digits < 7) {
-                value = value * 10 + (lower[i] - '0');
-                ++i;
-                ++digits;
-            }
-            if (digits > 0)
-                return value;
-            pos += word.size();
-        }
-    }
-    return -1;
-}
-
-int peekDeclaredRank(const fs::path& file)
-{
-    InflateReader reader;
-    if (!reader.open(file))
-        return -1;
-    std::string head(256 * 1024, '\0');
-    size_t got = 0;
-    while (got < head.size()) {
-        const size_t n = reader.read(head.data() + got, head.size() - got);
-        if (n == 0)
-            break;
-        got += n;
-    }
-    head.resize(got);
-    const size_t info = head.find("\"distributedInfo\"");
-    if (info == std::string::npos)
-        return -1;
-    const size_t end = head.find('}', info);
-    const size_t key = head.find("\"rank\"", info);
-    if (key == std::string::npos || (end != std::string::npos && key > end))
-        return -1;
-    size_t i = key + 6;
-    while (i < head.size() && (head[i] == ' ' || head[i] == ':' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r'))
-        ++i;
-    int rank = 0, digits = 0;
-    while (i < head.size() && std::isdigit(static_cast<unsigned char>(head[i])) && digits < 7) {
-        rank = rank * 10 + (head[i++] - '0');
-        ++digits;
-    }
-    return digits ? rank : -1;
-}
 
 DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
 {
@@ -204,6 +146,64 @@ void parallelFor(size_t count, unsigned workers, std::stop_token stop, Fn&& fn)
 
 } // namespace
 
+void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& options, unsigned workers)
+{
+    // Ranks first, then one string pool, then HTA's trimming, which needs the run-wide view.
+    std::vector<ParsedFile> usable;
+    for (ParsedFile& p : parsed) {
+        if (p.error) {
+            LoadError e = *p.error;
+            e.file = p.trace.file;
+            if (p.error->partial) {
+                e.rank = p.rankFromContent;
+                e.message += "; kept " + std::to_string(p.trace.events.size()) + " events read before it";
+            }
+            run.errors.push_back(e);
+            if (!p.error->partial)
+                continue;
+        }
+        usable.push_back(std::move(p));
+    }
+    parsed.clear();
+    assignRanks(usable, run);
+    for (LoadError& e : run.errors)
+        for (const ParsedFile& p : usable)
+            if (p.trace.file == e.file)
+                e.rank = p.trace.rank;
+    if (!options.onlyRanks.empty()) {
+        std::erase_if(usable, [&](const ParsedFile& p) {
+            return std::find(options.onlyRanks.begin(), options.onlyRanks.end(), p.trace.rank) == options.onlyRanks.end();
+        });
+    }
+    std::vector<std::vector<StringId>> maps;
+    for (ParsedFile& p : usable) {
+        std::vector<StringId>& map = maps.emplace_back(p.strings.size());
+        for (size_t id = 1; id < p.strings.size(); ++id)
+            map[id] = run.strings.intern(p.strings.view(StringId{static_cast<uint32_t>(id)}));
+        run.ranks.push_back(std::move(p.trace));
+    }
+    parallelFor(run.ranks.size(), workers, {}, [&](size_t k) { remapIds(run.ranks[k], maps[k]); });
+    usable.clear();
+    std::stable_sort(run.ranks.begin(), run.ranks.end(),
+                     [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
+
+    // HTA aligns ranks on the earliest timestamp before it trims.
+    int64_t minTs = INT64_MAX;
+    for (const RankTrace& r : run.ranks)
+        if (!r.events.tsNs.empty())
+            minTs = std::min(minTs, r.events.tsNs.front());
+    run.minTsNs = minTs == INT64_MAX ? 0 : minTs;
+    const bool trim = distinctProfilerStepNames(run.strings) >= 2;
+    if (!trim && !run.ranks.empty())
+        KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");
+    parallelFor(run.ranks.size(), workers, {}, [&](size_t k) {
+        RankTrace& r = run.ranks[k];
+        if (trim && !r.trimmedToCompleteSteps)
+            r.eventsTrimmed = trimToCompleteSteps(r, run.strings, options.includeLastStep);
+        Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
+    });
+}
+
 std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& options, LoadProgress* progress,
                              std::stop_token stop)
 {
@@ -260,60 +260,7 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
         return run;
     }
 
-    // Assemble: ranks, one string pool, then HTA's trimming which needs the run-wide view.
-    std::vector<ParsedFile> usable;
-    for (ParsedFile& p : parsed) {
-        if (p.error) {
-            LoadError e = *p.error;
-            e.file = p.trace.file;
-            if (p.error->partial) {
-                e.rank = p.rankFromContent;
-                e.message += "; kept " + std::to_string(p.trace.events.size()) + " events read before it";
-            }
-            run->errors.push_back(e);
-            if (!p.error->partial)
-                continue;
-        }
-        usable.push_back(std::move(p));
-    }
-    parsed.clear();
-    assignRanks(usable, *run);
-    for (LoadError& e : run->errors)
-        for (const ParsedFile& p : usable)
-            if (p.trace.file == e.file)
-                e.rank = p.trace.rank;
-    if (!options.onlyRanks.empty()) {
-        std::erase_if(usable, [&](const ParsedFile& p) {
-            return std::find(options.onlyRanks.begin(), options.onlyRanks.end(), p.trace.rank) == options.onlyRanks.end();
-        });
-    }
-    std::vector<std::vector<StringId>> maps;
-    for (ParsedFile& p : usable) {
-        std::vector<StringId>& map = maps.emplace_back(p.strings.size());
-        for (size_t id = 1; id < p.strings.size(); ++id)
-            map[id] = run->strings.intern(p.strings.view(StringId{static_cast<uint32_t>(id)}));
-        run->ranks.push_back(std::move(p.trace));
-    }
-    parallelFor(run->ranks.size(), workers, {}, [&](size_t k) { remapIds(run->ranks[k], maps[k]); });
-    usable.clear();
-    std::stable_sort(run->ranks.begin(), run->ranks.end(),
-                     [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; });
-
-    // HTA aligns ranks on the earliest timestamp before it trims.
-    int64_t minTs = INT64_MAX;
-    for (const RankTrace& r : run->ranks)
-        if (!r.events.tsNs.empty())
-            minTs = std::min(minTs, r.events.tsNs.front());
-    run->minTsNs = minTs == INT64_MAX ? 0 : minTs;
-    const bool trim = distinctProfilerStepNames(run->strings) >= 2;
-    if (!trim && !run->ranks.empty())
-        KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");
-    parallelFor(run->ranks.size(), workers, {}, [&](size_t k) {
-        RankTrace& r = run->ranks[k];
-        if (trim && !r.trimmedToCompleteSteps)
-            r.eventsTrimmed = trimToCompleteSteps(r, run->strings, options.includeLastStep);
-        Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
-    });
+    assembleRun(*run, std::move(parsed), options, workers);
     return run;
 }
 

@@ -68,14 +68,10 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
 // Parses an in-memory JSON document (tests, chunk-boundary checks).
 ParsedFile parseTraceText(std::string_view json, const LoadOptions& options);
 
-// The rank a trace declares in distributedInfo near its start (Kineto writes the metadata before
-// traceEvents), read from its first 256 KiB only; -1 when not found there.
-int peekDeclaredRank(const std::filesystem::path& file);
-
-// The rank a file name suggests ("rank-3", "rank3", "worker3", "_3."), or -1.
-int rankFromFileName(const std::string& fileName);
-
-// Kineto "ts"/"dur" number token to exact integer nanoseconds. False if not a number.
-bool microsToNanos(std::string_view token, int64_t& nanos);
+// loadRun's second half: records the files' errors (a file with a non-partial error gives no
+// rank), assigns ranks (distributedInfo, else the file name, else the next free number, with a
+// warning), keeps options.onlyRanks, remaps every file's string ids into run.strings, sorts the
+// ranks and applies HTA's run-wide last-step trimming. Tests assemble runs built in code with it.
+void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& options, unsigned workers = 1);
 
 } // namespace kscope

@@ -1,10 +1,15 @@
-// Top-level trace metadata (everything beside traceEvents) into TraceMetadata.
+// What a trace says about itself: top-level metadata (everything beside traceEvents) into
+// TraceMetadata, and the rank a file declares or its name suggests.
 
+#include "metadata.h"
+
+#include "inflatereader.h"
 #include "rankbuilder.h"
 
 #include <simdjson.h>
 
-#include <map>
+#include <algorithm>
+#include <cctype>
 
 namespace kscope {
 
@@ -119,6 +124,63 @@ void applyMetadata(RankBuilder& builder, const std::map<std::string, std::string
             }
         }
     }
+}
+
+int rankFromFileName(const std::string& fileName)
+{
+    std::string lower(fileName);
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    for (std::string_view word : {"rank", "worker"}) {
+        size_t pos = 0;
+        while ((pos = lower.find(word, pos)) != std::string::npos) {
+            size_t i = pos + word.size();
+            while (i < lower.size() && (lower[i] == '-' || lower[i] == '_' || lower[i] == '.'))
+                ++i;
+            size_t digits = 0;
+            int value = 0;
+            while (i < lower.size() && std::isdigit(static_cast<unsigned char>(lower[i])) && digits < 7) {
+                value = value * 10 + (lower[i] - '0');
+                ++i;
+                ++digits;
+            }
+            if (digits > 0)
+                return value;
+            pos += word.size();
+        }
+    }
+    return -1;
+}
+
+int peekDeclaredRank(const std::filesystem::path& file)
+{
+    InflateReader reader;
+    if (!reader.open(file))
+        return -1;
+    std::string head(256 * 1024, '\0');
+    size_t got = 0;
+    while (got < head.size()) {
+        const size_t n = reader.read(head.data() + got, head.size() - got);
+        if (n == 0)
+            break;
+        got += n;
+    }
+    head.resize(got);
+    const size_t info = head.find("\"distributedInfo\"");
+    if (info == std::string::npos)
+        return -1;
+    const size_t end = head.find('}', info);
+    const size_t key = head.find("\"rank\"", info);
+    if (key == std::string::npos || (end != std::string::npos && key > end))
+        return -1;
+    size_t i = key + 6;
+    while (i < head.size() && (head[i] == ' ' || head[i] == ':' || head[i] == '\n' || head[i] == '\t' || head[i] == '\r'))
+        ++i;
+    int rank = 0, digits = 0;
+    while (i < head.size() && std::isdigit(static_cast<unsigned char>(head[i])) && digits < 7) {
+        rank = rank * 10 + (head[i++] - '0');
+        ++digits;
+    }
+    return digits ? rank : -1;
 }
 
 } // namespace kscope

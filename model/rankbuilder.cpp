@@ -43,12 +43,16 @@ bool isHtaGpuEvent(const EventTable& events, EventIndex i, StringId eventSync, S
     return name && (name == eventSync || name == contextSync);
 }
 
-uint32_t RankBuilder::threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName)
+ThreadIndex RankBuilder::threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName)
 {
     // String pids/tids get keys outside the numeric range by tagging them with their id.
     const int64_t pidKey = pidName ? (INT64_MIN + pidName.value) : pid;
     const int64_t tidKey = tidName ? (INT64_MIN + tidName.value) : tid;
-    auto [it, inserted] = m_threadIndex.try_emplace({pidKey, tidKey}, static_cast<uint32_t>(trace.threads.size()));
+    if (trace.threads.size() == kMaxThreads) {
+        const auto known = m_threadIndex.find({pidKey, tidKey});
+        return known != m_threadIndex.end() ? known->second : static_cast<ThreadIndex>(kMaxThreads - 1);
+    }
+    auto [it, inserted] = m_threadIndex.try_emplace({pidKey, tidKey}, static_cast<ThreadIndex>(trace.threads.size()));
     if (inserted) {
         ThreadKey key;
         key.pid = pid;
@@ -266,7 +270,7 @@ void RankBuilder::linkCorrelations()
 void RankBuilder::linkParents()
 {
     EventTable& t = trace.events;
-    std::vector<std::vector<EventIndex>> stacks(std::min<size_t>(trace.threads.size(), UINT16_MAX + 1));
+    std::vector<std::vector<EventIndex>> stacks(trace.threads.size());
     for (size_t i = 0; i < t.size(); ++i) {
         const auto e = static_cast<EventIndex>(i);
         if (t.phase[e] != Phase::Complete || t.stream[e] >= 0)

@@ -1,11 +1,14 @@
 #pragma once
 
-// Internal to the loader: collects one file's events in file order, then finalize() sorts them
-// and computes the cross-links (correlation, parent/depth, steps) and HTA's normalisation.
+// Internal to the loader (and the tests' RunBuilder, which builds runs in code the same way):
+// collects one file's events in file order, then finalize() sorts them and computes the
+// cross-links (correlation, parent/depth, steps), the streams' file order and HTA's normalisation.
 
 #include "loader.h"
 #include "trace.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -20,6 +23,20 @@ struct ThreadKeyHash {
     }
 };
 
+// One event as read, before finalize() sorts and links it.
+struct EventFields {
+    int64_t tsNs = 0;
+    int64_t durNs = 0;
+    StringId name;
+    StringId category;
+    ThreadIndex thread = 0;             // from RankBuilder::threadIndex()
+    int32_t stream = -1;
+    int64_t correlation = -1;
+    int64_t externalId = -1;
+    Phase phase = Phase::Complete;
+    EventKind kind = EventKind::Other;  // from RankBuilder::kindOf(category)
+};
+
 class RankBuilder {
 public:
     RankBuilder(StringPool& strings, RankTrace& rankTrace) : trace(rankTrace), m_strings(strings) {}
@@ -27,9 +44,30 @@ public:
     RankTrace& trace;
     StringPool& strings() { return m_strings; }
 
-    // Thread index for a pid/tid pair; string pids/tids are keyed by their interned id.
-    uint32_t threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
+    // Thread index for a pid/tid pair; string pids/tids are keyed by their interned id. Past
+    // kMaxThreads pairs, new pairs share the last thread.
+    ThreadIndex threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
     EventKind kindOf(StringId category);
+
+    // Appends an event in file order; returns its row until finalize() sorts the rows.
+    EventIndex appendEvent(const EventFields& event)
+    {
+        EventTable& t = trace.events;
+        const auto row = static_cast<EventIndex>(t.tsNs.size());
+        t.tsNs.push_back(event.tsNs);
+        t.durNs.push_back(event.durNs);
+        t.name.push_back(event.name);
+        t.category.push_back(event.category);
+        t.thread.push_back(event.thread);
+        t.stream.push_back(event.stream);
+        t.correlation.push_back(event.correlation);
+        t.externalId.push_back(event.externalId >= INT32_MIN && event.externalId <= INT32_MAX
+                                   ? static_cast<int32_t>(event.externalId)
+                                   : -1);
+        t.phase.push_back(event.phase);
+        t.kind.push_back(event.kind);
+        return row;
+    }
 
     // Reserves columns for a file of about this many JSON bytes, so they do not grow by doubling.
     void reserveForJsonBytes(uint64_t bytes);
@@ -52,7 +90,7 @@ private:
     void detectDeviceType();
 
     StringPool& m_strings;
-    std::unordered_map<std::pair<int64_t, int64_t>, uint32_t, ThreadKeyHash> m_threadIndex;
+    std::unordered_map<std::pair<int64_t, int64_t>, ThreadIndex, ThreadKeyHash> m_threadIndex;
     std::unordered_map<uint32_t, EventKind> m_kindByCategory;
 };
 

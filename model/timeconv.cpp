@@ -1,4 +1,4 @@
-#include "loader.h"
+#include "timeconv.h"
 
 #include <charconv>
 #include <cmath>

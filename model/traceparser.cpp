@@ -8,6 +8,7 @@
 #include "jsonscan.h"
 #include "loader.h"
 #include "log.h"
+#include "metadata.h"
 #include "rankbuilder.h"
 
 #include <simdjson.h>
@@ -258,12 +259,6 @@ std::optional<LoadError> TraceParser::parseEvents()
             return endOfInput("inside \"traceEvents\"");
     }
 }
-
-} // namespace
-
-void applyMetadata(RankBuilder& builder, const std::map<std::string, std::string>& json, int& rankFromContent);
-
-namespace {
 
 ParsedFile finishParse(ParsedFile& parsed, RankBuilder& builder, TraceParser& parser, std::optional<LoadError> error,
                        const LoadOptions& options)

@@ -1,11 +1,13 @@
 // Every golden case against HTA's own output: load the trace with --hta-compat semantics, run
-// each analysis with the arguments HTA got (params.json), compare row by row.
+// each analysis with the arguments HTA got (params.json), and compare the tables users get
+// (analysis/resulttables, as the CLI prints and the GUI exports them) row by row.
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
 #include "analysis/idletime.h"
 #include "analysis/kernelbreakdown.h"
 #include "analysis/overlap.h"
+#include "analysis/resulttables.h"
 #include "analysis/temporalbreakdown.h"
 #include "goldencsv.h"
 #include "model/loader.h"
@@ -25,22 +27,12 @@ namespace {
 
 using Value = std::variant<std::monostate, double, std::string>;
 
-// Our result as a table with HTA's column names.
+// Our table as values, found by HTA's column names.
 struct OurTable {
     std::vector<std::string> columns;
     std::vector<std::vector<Value>> rows;
     std::set<std::string> exactColumns;  // integers and µs sums: no tolerance
 };
-
-Value micros(int64_t ns)
-{
-    return static_cast<double>(ns) / 1000.0;
-}
-
-Value number(double v)
-{
-    return std::isnan(v) ? Value{} : Value{v};
-}
 
 bool parseNumber(const std::string& text, double& value)
 {
@@ -90,71 +82,28 @@ std::string compareTables(const GoldenCsv& golden, const OurTable& ours)
     return {};
 }
 
-OurTable temporalTable(const TemporalBreakdown& t)
+// A table users get (analysis/resulttables: what the CLI prints and the GUI exports) as values.
+// exactColumns: integers and µs sums, compared without tolerance.
+OurTable valuesOf(const Table& table, std::set<std::string> exactColumns)
 {
-    OurTable table;
-    table.columns = {"rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)",
-                     "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
-    table.exactColumns = {"rank", "idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)"};
-    for (const auto& r : t.rows)
-        table.rows.push_back({double(r.rank), micros(r.idleNs), micros(r.computeNs), micros(r.nonComputeNs),
-                              micros(r.spanNs), number(r.idlePctg), number(r.computePctg), number(r.nonComputePctg)});
-    return table;
-}
-
-OurTable kernelTypeTable(const KernelBreakdown& k)
-{
-    OurTable table;
-    table.columns = {"kernel_type", "sum", "percentage"};
-    table.exactColumns = {"sum"};
-    for (const auto& s : k.types)
-        table.rows.push_back({s.kernelType, micros(s.sumNs), number(s.percentage)});
-    return table;
-}
-
-OurTable kernelTable(const Run& run, const KernelBreakdown& k)
-{
-    OurTable table;
-    table.columns = {"name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank"};
-    table.exactColumns = {"sum (us)", "max (us)", "min (us)", "rank"};
-    for (const auto& r : k.kernels)
-        table.rows.push_back({std::string(rowName(run, r)), micros(r.sumNs), micros(r.maxNs), micros(r.minNs),
-                              number(r.stddevNs / 1000.0), number(r.meanNs / 1000.0), std::string(toString(r.type)),
-                              double(r.rank)});
-    return table;
-}
-
-OurTable idleTable(const IdleTime& idle)
-{
-    OurTable table;
-    table.columns = {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"};
-    table.exactColumns = {"rank", "stream", "idle_time"};
-    for (const auto& r : idle.rows)
-        table.rows.push_back({double(r.rank), double(r.stream), std::string(toString(r.category)), micros(r.idleNs),
-                              number(r.ratio)});
-    return table;
-}
-
-OurTable idleStatsTable(const IdleTime& idle)
-{
-    OurTable table;
-    table.columns = {"idle_category", "rank", "stream", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
-    table.exactColumns = {"rank", "stream", "count"};
-    for (const auto& s : idle.stats)
-        table.rows.push_back({std::string(toString(s.category)), double(s.rank), double(s.stream), double(s.count),
-                              number(s.meanUs), number(s.stdUs), number(s.minUs), number(s.p25Us), number(s.p50Us),
-                              number(s.p75Us), number(s.maxUs)});
-    return table;
-}
-
-OurTable overlapTable(const Overlap& o)
-{
-    OurTable table;
-    table.columns = {"rank", "comp_comm_overlap_pctg"};
-    table.exactColumns = {"rank"};
-    for (const auto& r : o.rows)
-        table.rows.push_back({double(r.rank), number(r.overlapPctg)});
-    return table;
+    OurTable ours;
+    ours.columns = table.columns;
+    ours.exactColumns = std::move(exactColumns);
+    for (const std::vector<Cell>& row : table.rows) {
+        std::vector<Value> values;
+        for (const Cell& cell : row) {
+            if (const auto* integer = std::get_if<int64_t>(&cell))
+                values.emplace_back(static_cast<double>(*integer));
+            else if (const auto* number = std::get_if<double>(&cell))
+                values.emplace_back(*number);
+            else if (const auto* text = std::get_if<std::string>(&cell))
+                values.emplace_back(*text);
+            else
+                values.emplace_back();
+        }
+        ours.rows.push_back(std::move(values));
+    }
+    return ours;
 }
 
 // The CLI's CSV as a table of values (numbers where they parse).
@@ -241,7 +190,8 @@ void TestGoldenAnalyses::golden()
     if (step == "get_temporal_breakdown") {
         const TemporalBreakdown t = temporalBreakdown(*run, {.htaCompat = true});
         error = t.error;
-        frames.emplace_back(stem, temporalTable(t));
+        frames.emplace_back(stem, valuesOf(temporalTable(t), {"rank", "idle_time(us)", "compute_time(us)",
+                                                             "non_compute_time(us)", "kernel_time(us)"}));
     } else if (step.startsWith("get_gpu_kernel_breakdown")) {
         KernelBreakdownOptions options;
         options.htaCompat = true;
@@ -250,8 +200,9 @@ void TestGoldenAnalyses::golden()
         options.includeMemoryKernels = kw.value("include_memory_kernels").toBool(true);
         const KernelBreakdown k = kernelBreakdown(*run, options);
         error = k.error;
-        frames.emplace_back(stem + "_kernel_type", kernelTypeTable(k));
-        frames.emplace_back(stem + "_kernel", kernelTable(*run, k));
+        frames.emplace_back(stem + "_kernel_type", valuesOf(kernelTypesTable(k), {"sum"}));
+        frames.emplace_back(stem + "_kernel",
+                            valuesOf(kernelsTable(*run, k), {"sum (us)", "max (us)", "min (us)", "rank"}));
     } else if (step.startsWith("get_idle_time_breakdown")) {
         IdleTimeOptions options;
         options.htaCompat = true;
@@ -265,13 +216,13 @@ void TestGoldenAnalyses::golden()
         options.intervalStats = kw.value("show_idle_interval_stats").toBool(false);
         const IdleTime idle = idleTimeBreakdown(*run, options);
         error = idle.error;
-        frames.emplace_back(stem + "_idle_time", idleTable(idle));
+        frames.emplace_back(stem + "_idle_time", valuesOf(idleTable(idle), {"rank", "stream", "idle_time"}));
         if (options.intervalStats)
-            frames.emplace_back(stem + "_interval_stats", idleStatsTable(idle));
+            frames.emplace_back(stem + "_interval_stats", valuesOf(idleStatsTable(idle), {"rank", "stream", "count"}));
     } else {
         const Overlap o = commCompOverlap(*run, {.htaCompat = true});
         error = o.error;
-        frames.emplace_back(stem, overlapTable(o));
+        frames.emplace_back(stem, valuesOf(overlapTable(o), {"rank"}));
     }
 
     if (call.status == "error") {

@@ -3,8 +3,10 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
 #include "model/loader.h"
+#include "model/metadata.h"
 #include "model/runslice.h"
 #include "model/stringpool.h"
+#include "model/timeconv.h"
 #include "testsupport.h"
 #endif
 
@@ -234,6 +236,35 @@ private slots:
         const EventIndex k = findByName(parsed, "k,[x]");
         QVERIFY(k != kNoEvent);
         QCOMPARE(parsed.trace.events.stream[k], 7);  // numeric strings become numbers, as in pandas
+    }
+
+    void threadsPastTheIndexWidthShareTheLast()
+    {
+        // One event, one counter sample and one flow on each of kMaxThreads + 2 threads: every
+        // stored thread index stays a valid index into RankTrace::threads.
+        const size_t threads = kMaxThreads + 2;
+        std::string json = "{\"traceEvents\":[";
+        for (size_t tid = 0; tid < threads; ++tid) {
+            const std::string where = "\"pid\":1,\"tid\":" + std::to_string(tid) + ",\"ts\":" + std::to_string(tid);
+            json += (tid ? "," : "") + std::string("{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"op\",") + where
+                + ",\"dur\":1},{\"ph\":\"C\",\"name\":\"c\"," + where + ",\"args\":{\"v\":1}},"
+                + "{\"ph\":\"s\",\"id\":1,\"name\":\"f\"," + where + "}";
+        }
+        json += "]}";
+        LoadOptions options;
+        options.keepFlows = true;
+        const ParsedFile parsed = parseTraceText(json, options);
+        QVERIFY(!parsed.error);
+        const RankTrace& trace = parsed.trace;
+        QCOMPARE(trace.threads.size(), kMaxThreads);
+        QCOMPARE(trace.events.size(), threads);
+        for (size_t i = 0; i < trace.events.size(); ++i)
+            QVERIFY(trace.events.thread[i] < trace.threads.size());
+        QCOMPARE(trace.events.thread[trace.events.size() - 1], ThreadIndex(kMaxThreads - 1));
+        QCOMPARE(trace.counters.size(), threads);
+        QCOMPARE(trace.counters.back().thread, ThreadIndex(kMaxThreads - 1));
+        QCOMPARE(trace.flows.size(), threads);
+        QCOMPARE(trace.flows.back().thread, ThreadIndex(kMaxThreads - 1));
     }
 
     void badEvents_data()

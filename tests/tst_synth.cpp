@@ -3,7 +3,7 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
 #include "model/loader.h"
-#include "model/synthrun.h"
+#include "model/synth/synthrun.h"
 #include "testsupport.h"
 #endif
 

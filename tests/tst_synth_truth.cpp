@@ -10,7 +10,7 @@
 #include "analysis/overlap.h"
 #include "analysis/temporalbreakdown.h"
 #include "model/loader.h"
-#include "model/synthrun.h"
+#include "model/synth/synthrun.h"
 #include "testsupport.h"
 
 #include <map>

@@ -35,8 +35,9 @@ int runBench(const Arguments& args)
     LoadOptions options;
     options.htaCompat = args.common.htaCompat;
     options.includeLastStep = args.common.includeLastStep;
-    options.threads = static_cast<unsigned>(args.number("threads", 0));
-    options.chunkBytes = static_cast<uint64_t>(args.number("chunk-mb", 16) * (1 << 20));
+    options.threads = static_cast<unsigned>(args.number("threads", options.threads));
+    constexpr double kMiB = 1 << 20;
+    options.chunkBytes = static_cast<uint64_t>(args.number("chunk-mb", static_cast<double>(options.chunkBytes) / kMiB) * kMiB);
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
 
     Table table;

@@ -2,86 +2,74 @@
 
 #include "command.h"
 
-#include <algorithm>
-#include <iostream>
-#include <set>
+#include "analysis/importissues.h"
+#include "analysis/runsummary.h"
 
 namespace kscope::cli {
 
 namespace {
 
-std::string issuesOf(const Run& run, const RankTrace& rank)
+// "3-7 (5)": the first and last step numbers and how many distinct steps there are.
+std::string stepRange(const std::vector<int>& steps)
+{
+    if (steps.empty())
+        return {};
+    return std::to_string(steps.front()) + (steps.size() > 1 ? "-" + std::to_string(steps.back()) : "") + " ("
+        + std::to_string(steps.size()) + ")";
+}
+
+// The issues of one rank's file in a few words each, "; "-separated.
+std::string issuesOf(const std::vector<ImportIssueRow>& issues, const std::filesystem::path& file)
 {
     std::string text;
-    auto add = [&text](const std::string& s) {
-        if (!text.empty())
-            text += "; ";
-        text += s;
-    };
-    for (const LoadError& e : run.errors)
-        if (e.file == rank.file)
-            add(std::string(toString(e.kind)) + " at byte " + std::to_string(e.byteOffset));
-    for (const BadEventCounter& c : rank.badEvents)
-        add(std::to_string(c.count) + " " + toString(c.kind));
-    for (const LoadWarning& w : run.warnings)
-        if (w.file == rank.file)
-            add(w.message);
+    for (const ImportIssueRow& issue : issues) {
+        if (issue.file != file)
+            continue;
+        std::string words;
+        switch (issue.level) {
+        case ImportIssueLevel::Error:
+        case ImportIssueLevel::Partial: words = issue.kind + " at byte " + std::to_string(issue.byteOffset); break;
+        case ImportIssueLevel::BadEvents: words = std::to_string(issue.count) + " " + issue.kind; break;
+        case ImportIssueLevel::Warning: words = issue.message; break;
+        case ImportIssueLevel::Skipped: continue;
+        }
+        text += (text.empty() ? "" : "; ") + words;
+    }
     return text;
 }
 
-int runInfo(const Arguments& args)
+Table infoTable(const Run& run)
 {
-    int exitCode = kExitOk;
-    auto run = loadRunForCommand(args, exitCode);
-    if (!run)
-        return exitCode;
+    const RunSummary summary = summarizeRun(run);
+    const std::vector<ImportIssueRow> issues = importIssueRows(run);
     Table table;
     table.columns = {"rank", "file", "events", "gpu_kernels", "memcpy", "memset", "cpu_ops", "runtime_calls",
                      "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", "span_us", "steps",
                      "import_issues"};
-    for (const RankTrace& r : run->ranks) {
-        const EventTable& t = r.events;
-        int64_t kernels = 0, memcpy = 0, memset = 0, cpuOps = 0, runtime = 0;
-        std::set<int32_t> streams;
-        int64_t first = INT64_MAX, last = INT64_MIN;
-        for (size_t i = 0; i < t.size(); ++i) {
-            switch (t.kind[i]) {
-            case EventKind::Kernel: ++kernels; break;
-            case EventKind::Memcpy: ++memcpy; break;
-            case EventKind::Memset: ++memset; break;
-            case EventKind::CpuOp: ++cpuOps; break;
-            case EventKind::Runtime:
-            case EventKind::Driver: ++runtime; break;
-            default: break;
-            }
-            if (t.stream[i] >= 0)
-                streams.insert(t.stream[i]);
-            if (t.kind[i] == EventKind::TraceSpan)
-                continue;
-            first = std::min(first, t.tsNs[i]);
-            last = std::max(last, t.tsNs[i] + t.durNs[i]);
-        }
-        std::set<int32_t> steps;
-        for (const ProfilerStep& s : r.steps)
-            steps.insert(s.number);
-        std::string stepText;
-        if (!steps.empty())
-            stepText = std::to_string(*steps.begin()) + (steps.size() > 1 ? "-" + std::to_string(*steps.rbegin()) : "")
-                + " (" + std::to_string(steps.size()) + ")";
-        const std::string device = r.metadata.devices.empty() ? "" : r.metadata.devices.front().name;
-        const bool any = first != INT64_MAX;
-        table.addRow({int64_t{r.rank}, r.file.filename().string(), static_cast<int64_t>(t.size()), kernels, memcpy,
-                      memset, cpuOps, runtime, static_cast<int64_t>(streams.size()), device,
-                      std::string(toString(r.deviceType)), any ? Cell{first} : Cell{}, any ? Cell{last} : Cell{},
-                      any ? Cell{static_cast<double>(last - first) / 1000.0} : Cell{}, stepText, issuesOf(*run, r)});
+    auto count = [](uint64_t n) { return Cell{static_cast<int64_t>(n)}; };
+    for (const RankSummary& r : summary.perRank) {
+        const bool timed = r.hasTimedEvents;
+        table.addRow({int64_t{r.rank}, r.file.filename().string(), count(r.events), count(r.gpuKernels),
+                      count(r.memcpy), count(r.memset), count(r.cpuOps), count(r.runtimeCalls),
+                      int64_t{r.streams}, r.deviceName, std::string(toString(r.deviceType)),
+                      timed ? Cell{r.firstNs} : Cell{}, timed ? Cell{r.lastNs} : Cell{},
+                      timed ? Cell{static_cast<double>(r.lastNs - r.firstNs) / 1000.0} : Cell{}, stepRange(r.steps),
+                      issuesOf(issues, r.file)});
     }
-    for (const LoadError& e : run->errors)
-        if (!e.partial)
-            table.notes.push_back(e.file.filename().string() + ": " + toString(e.kind) + " at byte "
-                                  + std::to_string(e.byteOffset) + ": " + e.message);
-    for (const auto& skipped : run->skippedFiles)
-        table.notes.push_back("skipped (not a trace file): " + skipped.filename().string());
-    return emitRunTable(table, *run, args);
+    // Files that gave no rank have no row: their issues become notes.
+    for (const ImportIssueRow& issue : issues) {
+        if (issue.level == ImportIssueLevel::Error)
+            table.notes.push_back(issue.file.filename().string() + ": " + issue.kind + " at byte "
+                                  + std::to_string(issue.byteOffset) + ": " + issue.message);
+        else if (issue.level == ImportIssueLevel::Skipped)
+            table.notes.push_back("skipped (not a trace file): " + issue.file.filename().string());
+    }
+    return table;
+}
+
+int runInfo(const Arguments& args)
+{
+    return runAnalysis(args, infoTable);
 }
 
 const CommandRegistrar kRegistrar{{"info", "One row per rank: events, kernels, streams, device, span, steps, import issues",

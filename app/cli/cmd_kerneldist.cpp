@@ -5,6 +5,8 @@
 
 #include "analysis/kerneldistribution.h"
 
+#include <algorithm>
+
 namespace kscope::cli {
 
 namespace {
@@ -12,26 +14,23 @@ namespace {
 int runKernelDist(const Arguments& args)
 {
     KernelDistributionOptions options;
-    options.nameContains = args.value("kernel").value_or("");
-    options.top = static_cast<int>(args.number("top", 20));
-    options.maxOutliers = static_cast<size_t>(std::max(0.0, args.number("max-outliers", 50)));
-    int exitCode = kExitOk;
-    auto run = loadRunForCommand(args, exitCode);
-    if (!run)
-        return exitCode;
-    const KernelDistributions result = kernelDistributions(*run, options);
-
-    return emitRunTable(kernelDistributionTable(*run, result), *run, args);
+    options.nameContains = args.value("kernel").value_or(options.nameContains);
+    options.top = static_cast<int>(args.number("top", options.top));
+    options.maxOutliers =
+        static_cast<size_t>(std::max(0.0, args.number("max-outliers", static_cast<double>(options.maxOutliers))));
+    return runAnalysis(args, [&](const Run& run) { return kernelDistributionTable(run, kernelDistributions(run, options)); });
 }
 
 const CommandRegistrar kRegistrar{
     {"kernel-dist", "Duration distribution (box-plot stats, outliers) of the top kernels on each rank",
      "RUN_DIR [--kernel TEXT] [--top N] [--max-outliers N]\n"
      "  --kernel TEXT      only kernels whose name contains TEXT\n"
-     "  --top N            the N kernels with the most total GPU time (20; 0 = all)\n"
-     "  --max-outliers N   outliers listed per kernel and rank, most extreme first (50)\n"
-     "  Whiskers reach the furthest durations within 1.5 IQR of the quartiles; spread is the largest\n"
-     "  over the smallest median across ranks, and the most imbalanced kernels come first.",
+     "  --top N            the N kernels with the most total GPU time ("
+         + shownDefault(KernelDistributionOptions{}.top) + "; 0 = all)\n"
+         + "  --max-outliers N   outliers listed per kernel and rank, most extreme first ("
+         + shownDefault(KernelDistributionOptions{}.maxOutliers) + ")\n"
+         + "  Whiskers reach the furthest durations within 1.5 IQR of the quartiles; spread is the largest\n"
+           "  over the smallest median across ranks, and the most imbalanced kernels come first.",
      &runKernelDist}};
 
 } // namespace

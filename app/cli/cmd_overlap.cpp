@@ -11,13 +11,8 @@ namespace {
 
 int runOverlap(const Arguments& args)
 {
-    int exitCode = kExitOk;
-    auto run = loadRunForCommand(args, exitCode);
-    if (!run)
-        return exitCode;
-    const Overlap result = commCompOverlap(*run, {.htaCompat = args.common.htaCompat});
-
-    return emitRunTable(overlapTable(result), *run, args);
+    const OverlapOptions options{.htaCompat = args.common.htaCompat};
+    return runAnalysis(args, [&](const Run& run) { return overlapTable(commCompOverlap(run, options)); });
 }
 
 const CommandRegistrar kRegistrar{

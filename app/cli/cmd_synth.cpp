@@ -2,7 +2,7 @@
 
 #include "command.h"
 
-#include "model/synthrun.h"
+#include "model/synth/synthrun.h"
 
 #include <cmath>
 #include <cstdio>

@@ -11,13 +11,8 @@ namespace {
 
 int runTemporal(const Arguments& args)
 {
-    int exitCode = kExitOk;
-    auto run = loadRunForCommand(args, exitCode);
-    if (!run)
-        return exitCode;
-    const TemporalBreakdown result = temporalBreakdown(*run, {.htaCompat = args.common.htaCompat});
-
-    return emitRunTable(temporalTable(result), *run, args);
+    const TemporalOptions options{.htaCompat = args.common.htaCompat};
+    return runAnalysis(args, [&](const Run& run) { return temporalTable(temporalBreakdown(run, options)); });
 }
 
 const CommandRegistrar kRegistrar{

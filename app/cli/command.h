@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,28 @@ int finalExitCode(const Run& run, const Arguments& args);
 bool emitTable(const Table& table, const Arguments& args);
 // emitTable, then the command's exit code: 1 when the output could not be written, else finalExitCode.
 int emitRunTable(const Table& table, const Run& run, const Arguments& args);
+// What every analysis command does once its options are read: load RUN_DIR with the common
+// options, compute the result table (compute: Table(const Run&)), print it, return the exit code.
+template <typename Compute>
+int runAnalysis(const Arguments& args, Compute compute)
+{
+    int exitCode = kExitOk;
+    const auto run = loadRunForCommand(args, exitCode);
+    if (!run)
+        return exitCode;
+    return emitRunTable(compute(static_cast<const Run&>(*run)), *run, args);
+}
+
+// An option's default as its help text shows it ("0.8", "10"), taken from the analysis' own
+// options struct so the help cannot drift from what the analysis does.
+template <typename Value>
+std::string shownDefault(Value value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
 // Parses "0,2-5" into ranks; false on syntax error.
 bool parseRankList(const std::string& text, std::vector<int>& ranks);
 

@@ -1,81 +1,50 @@
-// GUI smoke test, offscreen: open the bundled sample run, wait for every panel, check the bars,
-// click a rank bar and watch the idle panel follow, export a PNG and check it is not blank,
-// then open a folder with a corrupt file and check the issues dock while the other ranks show.
+// GUI tests, offscreen: open the bundled sample run, check every view, drill into a rank and a
+// kernel, export, narrow to a step, toggle HTA-compatible mode, cancel a load, open a run with
+// a corrupt file. Each test starts from the sample run with nothing selected (init()), so the
+// tests do not depend on their order.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
 #include "model/trace.h"
 #include "testsupport.h"
 #endif
 
-#include "chartview.h"
-#include "idlepanel.h"
-#include "issuesmodel.h"
-#include "issuespanel.h"
-#include "kernelbreakdownpanel.h"
-#include "kerneldistpanel.h"
-#include "kernelfiltermodel.h"
-#include "kerneltablemodel.h"
-#include "loadcontroller.h"
-#include "modelroles.h"
-#include "mainwindow.h"
-#include "overlappanel.h"
-#include "selectionmodel.h"
-#include "temporalpanel.h"
+#include "uitestsupport.h"
 
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "session/runsession.h"
+#include "shell/loadcontroller.h"
+
+#include <QComboBox>
 #include <QDockWidget>
-#include <QSet>
 #include <QStandardPaths>
-#include <QTableView>
-#include <QtTest>
+#include <QThreadPool>
 
 using namespace kscope;
-
-namespace {
-
-constexpr int kTimeoutMs = 60000;
-
-int pointCount(ChartView* chart, int plottable = 0)
-{
-    auto* p = chart->plottable(plottable);
-    return p && p->interface1D() ? p->interface1D()->dataCount() : -1;
-}
-
-int distinctColours(const QImage& image)
-{
-    QSet<QRgb> colours;
-    for (int y = 0; y < image.height(); y += 3)
-        for (int x = 0; x < image.width(); x += 3)
-            colours.insert(image.pixel(x, y));
-    return int(colours.size());
-}
-
-// KSCOPE_SCREENSHOT_DIR=/some/dir saves the window at each step, to look at what is drawn.
-void screenshot(QWidget* window, const char* name)
-{
-    const QByteArray dir = qgetenv("KSCOPE_SCREENSHOT_DIR");
-    if (!dir.isEmpty())
-        window->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + QLatin1String(name) + QStringLiteral(".png"));
-}
-
-} // namespace
+using namespace kscope::test;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void init();
     void opensSampleRun();
     void barsPerRank();
     void clickRankBarDrillsIn();
+    void ctrlClickSelectsSeveralRanks();
     void kernelRowSelectsDistribution();
     void exportsPngAndCsv();
-    void stepSelectorNarrowsPanels();
-    void htaCompatibleMode();
+    void stepSelectorNarrowsViews();
+    void htaCompatibleModeKeepsSelection();
     void cancelKeepsPreviousRun();
     void corruptFileListedOthersShown();
+    void emptyFolderSaysWhy();
     void cleanupTestCase();
 
 private:
-    void waitIdle();
+    MainWindow& w() { return *m_window; }
+    ResultTableView* kernelsTable() { return w().view(QStringLiteral("kernels"))->tableViews().value(0); }
     std::unique_ptr<MainWindow> m_window;
 };
 
@@ -83,84 +52,106 @@ void TestMainWindow::initTestCase()
 {
     QStandardPaths::setTestModeEnabled(true);  // QSettings go to a test location
     QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
+    QSettings().clear();
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1280, 800);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }
 
-void TestMainWindow::waitIdle()
+void TestMainWindow::init()
 {
-    QTRY_VERIFY_WITH_TIMEOUT(m_window->run() && !m_window->isBusy(), kTimeoutMs);
-    QCoreApplication::processEvents();
+    if (w().session()->htaCompat())
+        w().session()->setHtaCompat(false);
+    if (w().run() || w().loader()->isLoading())
+        QVERIFY(waitIdle(w()));
+    const auto run = w().run();
+    const bool sample = run && w().session()->runPath() == MainWindow::sampleRunPath() && !run->htaCompat;
+    if (!sample)
+        QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    w().session()->selection()->clear();
+    QVERIFY(waitIdle(w()));
 }
 
 void TestMainWindow::opensSampleRun()
 {
-    m_window->openSampleRun();
-    waitIdle();
-    QCOMPARE(m_window->run()->ranks.size(), size_t(8));
-    QVERIFY(m_window->windowTitle().contains(QStringLiteral("sample")));
-    for (Panel* panel : m_window->panels())
-        QVERIFY2(!panel->isBusy(), qPrintable(panel->title()));
-    QVERIFY(m_window->bannerText().isEmpty());
+    QCOMPARE(w().run()->ranks.size(), size_t(8));
+    QVERIFY(w().windowTitle().contains(QStringLiteral("sample")));
+    for (AnalysisView* view : w().views())
+        QVERIFY2(view->isCurrent(), qPrintable(view->title()));
+    QVERIFY(w().bannerText().isEmpty());
+    // Every dock of the registry is there, found by its id.
+    for (const ViewSpec& spec : viewRegistry())
+        QVERIFY2(w().dock(spec.id) && w().view(spec.id), qPrintable(spec.id));
 }
 
 void TestMainWindow::barsPerRank()
 {
-    const int ranks = int(m_window->run()->ranks.size());
-    ChartView* temporal = m_window->temporalPanel()->chart();
+    const int ranks = int(w().run()->ranks.size());
+    ChartView* temporal = w().view(QStringLiteral("temporal"))->charts().front();
     QCOMPARE(temporal->plottableCount(), 3);  // idle, compute, non-compute stacked
     for (int s = 0; s < 3; ++s)
         QCOMPARE(pointCount(temporal, s), ranks);
-    QCOMPARE(pointCount(m_window->overlapPanel()->chart()), ranks);
-    QCOMPARE(pointCount(m_window->kernelDistPanel()->chart()), ranks);  // the sample's kernels run everywhere
-    QVERIFY(m_window->idlePanel()->streamChart()->plottableCount() == 3);
-    QVERIFY(m_window->kernelBreakdownPanel()->tableModel()->rowCount() > 0);
+    QCOMPARE(pointCount(w().view(QStringLiteral("overlap"))->charts().front()), ranks);
+    QCOMPARE(pointCount(w().view(QStringLiteral("kernel-distribution"))->charts().front()), ranks);
+    QCOMPARE(w().view(QStringLiteral("idle"))->charts().front()->plottableCount(), 3);
+    QVERIFY(kernelsTable()->model()->rowCount() > 0);
 }
 
 void TestMainWindow::clickRankBarDrillsIn()
 {
-    MainWindow& w = *m_window;
-    w.dockOf(w.temporalPanel())->raise();
-    ChartView* chart = w.temporalPanel()->chart();
+    w().dock(QStringLiteral("temporal"))->raise();
+    ChartView* chart = w().view(QStringLiteral("temporal"))->charts().front();
     chart->replot();
-    QCOMPARE(w.idlePanel()->shownRank(), 0);  // nothing selected: the first rank
+    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 0")));  // nothing selected: the first rank
     const int rank = 5;
     const QPoint bar(int(chart->xAxis->coordToPixel(rank)), int(chart->yAxis->coordToPixel(50.0)));
     QVERIFY(chart->axisRect()->rect().contains(bar));
     QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, bar);
-    QCOMPARE(w.selection()->rank(), rank);
-    QTRY_COMPARE_WITH_TIMEOUT(w.idlePanel()->shownRank(), rank, kTimeoutMs);
-    waitIdle();
-    QVERIFY(w.idlePanel()->streamChart()->title().contains(QString::number(rank)));
-    QCOMPARE(w.kernelBreakdownPanel()->filterModel()->rankFilter(), QList<int>{rank});
-    QVERIFY(w.kernelBreakdownPanel()->filterModel()->rowCount() > 0);
-    screenshot(&w, "rank-clicked");
+    QCOMPARE(w().session()->selection()->rank(), rank);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank %1").arg(rank)));
+    QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank5"));
+    QCOMPARE(kernelsTable()->proxy()->rankFilter(), QList<int>{rank});
+    QVERIFY(kernelsTable()->proxy()->rowCount() > 0);
+    QVERIFY(w().view(QStringLiteral("idle"))->isVisible());  // the drill target was raised
+    screenshot(&w(), "rank-clicked");
+}
 
-    // Ctrl+click adds a rank (the newest drives the single-rank panels), and removes it again.
-    const QPoint other(int(chart->xAxis->coordToPixel(2)), bar.y());
-    const int rowsForOne = w.kernelBreakdownPanel()->filterModel()->rowCount();
-    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, other);
-    QCOMPARE(w.selection()->ranks(), (QList<int>{2, rank}));
-    QTRY_COMPARE_WITH_TIMEOUT(w.idlePanel()->shownRank(), 2, kTimeoutMs);
-    QCOMPARE(w.kernelBreakdownPanel()->filterModel()->rankFilter(), (QList<int>{2, rank}));
-    QVERIFY(w.kernelBreakdownPanel()->filterModel()->rowCount() > rowsForOne);
-    waitIdle();
-    screenshot(&w, "two-ranks");
-    QTest::mouseClick(chart, Qt::LeftButton, Qt::ControlModifier, other);
-    QCOMPARE(w.selection()->ranks(), QList<int>{rank});
-    waitIdle();
+void TestMainWindow::ctrlClickSelectsSeveralRanks()
+{
+    ChartView* chart = w().view(QStringLiteral("temporal"))->charts().front();
+    const auto click = [chart](int rank, Qt::KeyboardModifiers modifiers) {
+        QTest::mouseClick(chart, Qt::LeftButton, modifiers,
+                          QPoint(int(chart->xAxis->coordToPixel(rank)), int(chart->yAxis->coordToPixel(50.0))));
+    };
+    click(5, Qt::NoModifier);
+    QVERIFY(waitIdle(w()));
+    const int rowsForOne = kernelsTable()->proxy()->rowCount();
+    click(2, Qt::ControlModifier);
+    QCOMPARE(w().session()->selection()->ranks(), (QList<int>{2, 5}));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 2")));  // the newest drives single-rank views
+    QCOMPARE(kernelsTable()->proxy()->rankFilter(), (QList<int>{2, 5}));
+    QVERIFY(kernelsTable()->proxy()->rowCount() > rowsForOne);
+    // The toolbar says both ranks, not only the last.
+    auto* rankBox = w().findChild<QComboBox*>();
+    QVERIFY(rankBox);
+    QCOMPARE(rankBox->currentText(), QStringLiteral("2, 5"));
+    screenshot(&w(), "two-ranks");
+    click(2, Qt::ControlModifier);
+    QCOMPARE(w().session()->selection()->ranks(), QList<int>{5});
+    QCOMPARE(rankBox->currentText(), QStringLiteral("5"));
 }
 
 void TestMainWindow::kernelRowSelectsDistribution()
 {
-    MainWindow& w = *m_window;
-    QTableView* table = w.kernelBreakdownPanel()->table();
+    ResultTableView* table = kernelsTable();
     // The last row after sorting by sum is a light kernel, likely outside the distribution's top list.
     const int rows = table->model()->rowCount();
     QVERIFY(rows > 0);
     quint32 picked = 0;
+    QString name;
     for (int r = rows - 1; r >= 0 && !picked; --r) {
         const QModelIndex index = table->model()->index(r, 0);
         if (index.data(kIdRole).toUInt() == 0)
@@ -168,20 +159,22 @@ void TestMainWindow::kernelRowSelectsDistribution()
         table->scrollTo(index);
         QTest::mouseClick(table->viewport(), Qt::LeftButton, Qt::NoModifier, table->visualRect(index).center());
         picked = index.data(kIdRole).toUInt();
+        name = index.data(kFilterRole).toString();
     }
     QVERIFY(picked != 0);
-    QCOMPARE(w.selection()->kernel(), picked);
-    QTRY_COMPARE_WITH_TIMEOUT(w.kernelDistPanel()->shownKernel(), picked, kTimeoutMs);
-    QVERIFY(pointCount(w.kernelDistPanel()->chart()) > 0);
-    QVERIFY(w.kernelDistPanel()->isVisible());  // drilling raised its tab
-    screenshot(&w, "kernel-selected");
+    QCOMPARE(w().session()->selection()->kernel(), picked);
+    QVERIFY(waitIdle(w()));
+    AnalysisView* dist = w().view(QStringLiteral("kernel-distribution"));
+    QCOMPARE(dist->charts().front()->title(), name);  // by id: exactly the kernel picked
+    QVERIFY(pointCount(dist->charts().front()) > 0);
+    QVERIFY(dist->isVisible());  // drilling raised its tab
+    screenshot(&w(), "kernel-selected");
 }
 
 void TestMainWindow::exportsPngAndCsv()
 {
-    MainWindow& w = *m_window;
-    const auto dir = test::scratchDir("kscope-ui-export");
-    ChartView* chart = w.temporalPanel()->chart();
+    const auto dir = scratchDir("kscope-ui-export");
+    ChartView* chart = w().view(QStringLiteral("temporal"))->charts().front();
     const QString png = QString::fromStdString((dir / "temporal.png").string());
     QVERIFY(chart->exportImage(png));
     QImage image(png);
@@ -193,10 +186,9 @@ void TestMainWindow::exportsPngAndCsv()
     QVERIFY(chart->exportImage(pdf));
     QVERIFY(QFileInfo(pdf).size() > 1000);
 
-    const QStringList written = w.exportAll(QString::fromStdString((dir / "all").string()));
-    QVERIFY(written.isEmpty());  // the folder does not exist yet
+    QVERIFY(w().exportAll(QString::fromStdString((dir / "all").string())).isEmpty());  // no such folder yet
     std::filesystem::create_directories(dir / "all");
-    const QStringList files = w.exportAll(QString::fromStdString((dir / "all").string()));
+    const QStringList files = w().exportAll(QString::fromStdString((dir / "all").string()));
     QVERIFY(files.size() >= 10);
     QFile csv(QString::fromStdString((dir / "all" / "temporal.csv").string()));
     QVERIFY(csv.open(QIODevice::ReadOnly));
@@ -211,87 +203,106 @@ void TestMainWindow::exportsPngAndCsv()
             QVERIFY2(distinctColours(QImage(file)) > 4, qPrintable(file));
 }
 
-void TestMainWindow::stepSelectorNarrowsPanels()
+void TestMainWindow::stepSelectorNarrowsViews()
 {
-    MainWindow& w = *m_window;
-    waitIdle();
-    const auto whole = w.run();
+    const auto whole = w().run();
     const int step = whole->ranks.front().steps.at(1).number;
-    w.selection()->setStep(step);
-    QTRY_VERIFY_WITH_TIMEOUT(w.shownRun() != whole, kTimeoutMs);
-    waitIdle();
-    const auto slice = w.shownRun();
+    w().session()->selection()->setStep(step);
+    QVERIFY(waitIdle(w()));
+    const auto slice = w().session()->slice();
+    QVERIFY(slice && slice != whole);
     QCOMPARE(slice->ranks.size(), whole->ranks.size());
     for (const RankTrace& rank : slice->ranks) {
         QVERIFY(rank.events.size() > 0);
         QVERIFY(rank.events.size() < whole->ranks.front().events.size());
         QVERIFY(std::all_of(rank.events.step.begin(), rank.events.step.end(), [step](int32_t s) { return s == step; }));
     }
-    ChartView* temporal = w.temporalPanel()->chart();
-    QCOMPARE(pointCount(temporal, 0), int(slice->ranks.size()));
-    QVERIFY(w.issuesPanel()->model()->rowCount() == 0);
-    screenshot(&w, "step-selected");
-    w.selection()->setStep(-1);
-    QTRY_VERIFY_WITH_TIMEOUT(w.shownRun() == whole, kTimeoutMs);
-    waitIdle();
+    QCOMPARE(pointCount(w().view(QStringLiteral("temporal"))->charts().front(), 0), int(slice->ranks.size()));
+    QVERIFY(w().view(QStringLiteral("issues"))->tables().isEmpty());
+    screenshot(&w(), "step-selected");
+    w().session()->selection()->setStep(-1);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().session()->slice(), whole);
 }
 
-void TestMainWindow::htaCompatibleMode()
+void TestMainWindow::htaCompatibleModeKeepsSelection()
 {
-    MainWindow& w = *m_window;
-    w.loader()->setHtaCompat(true);
-    const auto previous = w.run();
-    w.openSampleRun();
-    QTRY_VERIFY_WITH_TIMEOUT(w.run() != previous, kTimeoutMs);
-    waitIdle();
-    QVERIFY(w.run()->htaCompat);
-    QVERIFY(w.windowTitle().contains(QStringLiteral("HTA-compatible")));
+    const int step = w().run()->ranks.front().steps.at(1).number;
+    w().session()->selection()->setRank(3);
+    w().session()->selection()->setStep(step);
+    QVERIFY(waitIdle(w()));
+    const auto previous = w().run();
+    QSignalSpy changed(&w(), &MainWindow::runChanged);
+    w().session()->setHtaCompat(true);  // View > HTA-Compatible Numbers: reloads the run
+    QVERIFY(changed.wait(kUiTimeoutMs));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(w().run() != previous);
+    QVERIFY(w().run()->htaCompat);
+    QVERIFY(w().windowTitle().contains(QStringLiteral("HTA-compatible")));
     // Microsecond rounding: every timestamp is a whole microsecond.
-    const EventTable& events = w.run()->ranks.front().events;
+    const EventTable& events = w().run()->ranks.front().events;
     QVERIFY(std::all_of(events.tsNs.begin(), events.tsNs.end(), [](int64_t ts) { return ts % 1000 == 0; }));
-    w.loader()->setHtaCompat(false);
-    w.openSampleRun();
-    QTRY_VERIFY_WITH_TIMEOUT(!w.run()->htaCompat, kTimeoutMs);
-    waitIdle();
+    QCOMPARE(w().session()->selection()->rank(), 3);
+    QCOMPARE(w().session()->selection()->step(), step);
+    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 3")));
+    w().session()->setHtaCompat(false);
+    QVERIFY(changed.wait(kUiTimeoutMs));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(!w().run()->htaCompat);
+    QCOMPARE(w().session()->selection()->rank(), 3);
 }
 
 void TestMainWindow::cancelKeepsPreviousRun()
 {
-    MainWindow& w = *m_window;
-    const auto previous = w.run();
-    QSignalSpy cancelled(w.loader(), &LoadController::cancelled);
-    w.openRun(MainWindow::sampleRunPath());
-    QVERIFY(w.loader()->isLoading());
-    w.loader()->cancel();
+    const auto previous = w().run();
+    QSignalSpy cancelled(w().loader(), &LoadController::cancelled);
+    w().openRun(MainWindow::sampleRunPath());
+    QVERIFY(w().loader()->isLoading());
+    w().loader()->cancel();
     QCOMPARE(cancelled.count(), 1);
-    QTest::qWait(500);  // the worker finishes in the background; its result must be dropped
-    QCOMPARE(w.run(), previous);
-    QVERIFY(!w.isBusy());
+    // The worker finishes in the background; its result must be dropped.
+    QThreadPool::globalInstance()->waitForDone(kUiTimeoutMs);
+    QCoreApplication::processEvents();
+    QCOMPARE(w().run(), previous);
+    QVERIFY(!w().isBusy());
 }
 
 void TestMainWindow::corruptFileListedOthersShown()
 {
-    MainWindow& w = *m_window;
-    const auto dir = test::scratchDir("kscope-ui-corrupt");
+    const auto dir = scratchDir("kscope-ui-corrupt");
     for (const char* name : {"rank0.pt.trace.json.gz", "rank1.pt.trace.json.gz", "rank2.pt.trace.json.gz"})
         std::filesystem::copy_file(std::filesystem::path(KSCOPE_SAMPLE_RUN_DIR) / name, dir / name);
-    test::writeFile(dir / "rank3.pt.trace.json", "{\"schemaVersion\": 1, \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 12");
-    const auto previous = w.run();
-    w.openRun(QString::fromStdString(dir.string()));
-    QTRY_VERIFY_WITH_TIMEOUT(w.run() != previous, kTimeoutMs);
-    waitIdle();
-    QCOMPARE(w.run()->ranks.size(), size_t(3));
-    IssuesModel* issues = w.issuesPanel()->model();
-    QVERIFY(issues->errorCount() >= 1);
+    writeFile(dir / "rank3.pt.trace.json", "{\"schemaVersion\": 1, \"traceEvents\": [ {\"ph\": \"X\", \"cat\": \"kernel\", \"ts\": 12");
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    QCOMPARE(w().run()->ranks.size(), size_t(3));
+    const QList<TableExport> issues = w().view(QStringLiteral("issues"))->tables();
+    QCOMPARE(issues.size(), 1);
     bool listed = false;
-    for (int r = 0; r < issues->rowCount(); ++r)
-        listed |= issues->index(r, IssuesModel::File).data().toString() == QLatin1String("rank3.pt.trace.json");
+    for (const auto& row : issues.front().table.rows)
+        listed |= std::get<std::string>(row[1]).find("rank3.pt.trace.json") != std::string::npos;
     QVERIFY(listed);
-    QVERIFY(!w.bannerText().isEmpty());
-    QVERIFY(w.dockOf(w.issuesPanel())->isVisible());
-    QCOMPARE(pointCount(w.temporalPanel()->chart()), 3);
-    QCOMPARE(w.idlePanel()->shownRank(), 0);
-    screenshot(&w, "corrupt-run");
+    QVERIFY(!w().bannerText().isEmpty());
+    QVERIFY(!w().bannerText().contains(QStringLiteral("(s)")));  // "1 file", not "1 file(s)"
+    QVERIFY(w().dock(QStringLiteral("issues"))->isVisible());
+    ChartView* temporal = w().view(QStringLiteral("temporal"))->charts().front();
+    QCOMPARE(pointCount(temporal), 3);
+    // The rank that could not be read is named under the chart, not silently missing.
+    QVERIFY(temporal->footnote().contains(QStringLiteral("rank3.pt.trace.json")));
+    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 0")));
+    screenshot(&w(), "corrupt-run");
+}
+
+void TestMainWindow::emptyFolderSaysWhy()
+{
+    const auto dir = scratchDir("kscope-ui-empty");
+    for (const QString& path : {QString::fromStdString(dir.string()), QString::fromStdString((dir / "missing").string())}) {
+        QVERIFY(openAndWait(w(), path));
+        QVERIFY(w().run()->ranks.empty());
+        QVERIFY2(w().bannerText().startsWith(QStringLiteral("No usable rank")), qPrintable(w().bannerText()));
+        for (AnalysisView* view : w().views())
+            for (ChartView* chart : view->charts())
+                QVERIFY2(chart->message().startsWith(QStringLiteral("No usable rank")), qPrintable(chart->message()));
+    }
 }
 
 void TestMainWindow::cleanupTestCase() { m_window.reset(); }

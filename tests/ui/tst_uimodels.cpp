@@ -1,20 +1,18 @@
-// The GUI's item models under QAbstractItemModelTester, on the bundled sample run and on a run
-// with a corrupt file; plus the kernels proxy's search and rank filter.
+// The generic result-table model and its proxy under QAbstractItemModelTester, on the tables the
+// CLI prints for the bundled sample run: units from column names, raw values for sorting, the
+// search over full names, the rank filter, and "export what is shown".
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
 #include "analysis/kernelbreakdown.h"
-#include "analysis/kerneldistribution.h"
+#include "analysis/resulttables.h"
 #include "analysis/temporalbreakdown.h"
 #include "model/loader.h"
 #include "testsupport.h"
 #endif
 
-#include "imbalancemodel.h"
-#include "issuesmodel.h"
-#include "kernelfiltermodel.h"
-#include "kerneltablemodel.h"
-#include "modelroles.h"
-#include "temporaltablemodel.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -25,10 +23,10 @@ class TestUiModels : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
-    void temporalModel();
-    void kernelModelAndFilter();
-    void imbalanceModel();
-    void issuesModel();
+    void columnsReadFromTheirNames();
+    void kernelTableSearchAndRankFilter();
+    void exportsWhatIsShown();
+    void collidingShortNamesAreToldApart();
 
 private:
     std::shared_ptr<const Run> m_run;
@@ -41,95 +39,110 @@ void TestUiModels::initTestCase()
     QCOMPARE(m_run->ranks.size(), size_t(8));
 }
 
-void TestUiModels::temporalModel()
+void TestUiModels::columnsReadFromTheirNames()
 {
-    TemporalTableModel model;
+    ResultTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QCOMPARE(model.rowCount(), 0);
-    auto result = std::make_shared<const TemporalBreakdown>(temporalBreakdown(*m_run, {}));
-    model.setResult(result);
+    const TemporalBreakdown result = temporalBreakdown(*m_run, {});
+    model.setTable(std::make_shared<Table>(temporalTable(result)));
     QCOMPARE(model.rowCount(), int(m_run->ranks.size()));
-    QCOMPARE(model.index(3, 0).data(kRankRole).toInt(), result->rows[3].rank);
-    QCOMPARE(model.index(0, 1).data(kSortRole).toLongLong(), qint64(result->rows[0].spanNs));
-    QVERIFY(model.index(0, 5).data().toString().endsWith(QLatin1Char('%')));
-    model.setResult(nullptr);
+    QCOMPARE(model.index(3, 0).data(kRankRole).toInt(), result.rows[3].rank);
+    const int idle = model.columnOf(QStringLiteral("idle_time(us)"));
+    QVERIFY(idle > 0);
+    QCOMPARE(model.headerData(idle, Qt::Horizontal, Qt::DisplayRole).toString(), QStringLiteral("idle time"));
+    QCOMPARE(model.index(0, idle).data(kSortRole).toDouble(), result.rows[0].idleNs / 1000.0);
+    QVERIFY(model.index(0, idle).data().toString().endsWith(QLatin1String("ms")));     // compact, with its unit
+    QVERIFY(model.index(0, idle).data(Qt::ToolTipRole).toString().endsWith(QStringLiteral("µs")));  // exact
+    const int pct = model.columnOf(QStringLiteral("idle_time_pctg"));
+    QVERIFY(model.index(0, pct).data().toString().endsWith(QLatin1Char('%')));
+    model.clear();
     QCOMPARE(model.rowCount(), 0);
 }
 
-void TestUiModels::kernelModelAndFilter()
+void TestUiModels::kernelTableSearchAndRankFilter()
 {
-    KernelTableModel model;
-    KernelFilterModel filter;
-    filter.setSourceModel(&model);
+    ResultTableView view(QStringLiteral("kernels"));
+    view.setNameColumn(QStringLiteral("name"));
+    ResultTableModel& model = *view.resultModel();
+    ResultFilterProxy& filter = *view.proxy();
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
     QAbstractItemModelTester proxyTester(&filter, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    auto result = std::make_shared<const KernelBreakdown>(kernelBreakdown(*m_run, {}));
-    model.setResult(m_run, result);
-    QCOMPARE(model.rowCount(), int(result->kernels.size()));
+    const KernelBreakdown result = kernelBreakdown(*m_run, {});
+    QVector<quint32> ids;
+    for (const KernelStatsRow& row : result.kernels)
+        ids.push_back(row.name.value);
+    model.setTable(std::make_shared<Table>(kernelsTable(*m_run, result)), ids);
     QVERIFY(model.rowCount() > 0);
     QCOMPARE(filter.rowCount(), model.rowCount());
+    QCOMPARE(model.index(0, 0).data(kIdRole).toUInt(), ids[0]);
+    QCOMPARE(model.rowOfId(ids[2]), ids.indexOf(ids[2]));
 
     filter.setRankFilter({2});
-    QVERIFY(filter.rowCount() > 0);
-    QVERIFY(filter.rowCount() < model.rowCount());
+    QVERIFY(filter.rowCount() > 0 && filter.rowCount() < model.rowCount());
     for (int r = 0; r < filter.rowCount(); ++r)
         QCOMPARE(filter.index(r, 0).data(kRankRole).toInt(), 2);
 
-    // Search matches the full name, whatever the display elides.
-    const QString name = model.index(0, KernelTableModel::Name).data(Qt::ToolTipRole).toString();
+    // Search matches the full name, whatever the display shortens.
+    const QString name = model.index(0, 0).data(kFilterRole).toString();
     filter.setRankFilter({});
     filter.setFilterFixedString(name.right(12).toUpper());
     QVERIFY(filter.rowCount() >= 1);
     for (int r = 0; r < filter.rowCount(); ++r)
-        QVERIFY(filter.index(r, 0).data(Qt::ToolTipRole).toString().contains(name.right(12), Qt::CaseInsensitive));
+        QVERIFY(filter.index(r, 0).data(kFilterRole).toString().contains(name.right(12), Qt::CaseInsensitive));
     filter.setFilterFixedString(QStringLiteral("no such kernel anywhere"));
     QCOMPARE(filter.rowCount(), 0);
     filter.setFilterFixedString(QString());
 
     // Sorting uses raw numbers: sums descend.
-    filter.sort(KernelTableModel::Sum, Qt::DescendingOrder);
+    const int sum = model.columnOf(QStringLiteral("sum (us)"));
+    filter.sort(sum, Qt::DescendingOrder);
     for (int r = 1; r < filter.rowCount(); ++r)
-        QVERIFY(filter.index(r - 1, KernelTableModel::Sum).data(kSortRole).toDouble()
-                >= filter.index(r, KernelTableModel::Sum).data(kSortRole).toDouble());
-    model.setResult(nullptr, nullptr);
+        QVERIFY(filter.index(r - 1, sum).data(kSortRole).toDouble() >= filter.index(r, sum).data(kSortRole).toDouble());
+    model.clear();
     QCOMPARE(filter.rowCount(), 0);
 }
 
-void TestUiModels::imbalanceModel()
+void TestUiModels::exportsWhatIsShown()
 {
-    ImbalanceModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    auto result = std::make_shared<const KernelDistributions>(kernelDistributions(*m_run, {}));
-    model.setResult(m_run, result);
-    QCOMPARE(model.rowCount(), int(result->kernels.size()));
-    QVERIFY(model.rowCount() > 0);
-    const quint32 first = result->kernels.front().name.value;
-    QCOMPARE(model.index(0, 0).data(kIdRole).toUInt(), first);
-    QCOMPARE(model.rowOfKernel(first), 0);
-    QCOMPARE(model.rowOfKernel(0xffffffu), -1);
+    ResultTableView view(QStringLiteral("kernels"));
+    view.setNameColumn(QStringLiteral("name"));
+    const KernelBreakdown result = kernelBreakdown(*m_run, {});
+    const Table all = kernelsTable(*m_run, result);
+    view.resultModel()->setTable(std::make_shared<Table>(all));
+    QVERIFY(!view.isFiltered());
+    QCOMPARE(view.shownRows().rows.size(), all.rows.size());
+    view.proxy()->setFilterFixedString(QStringLiteral("ncclDevKernel"));
+    QVERIFY(view.isFiltered());
+    const Table shown = view.shownRows();
+    QCOMPARE(int(shown.rows.size()), view.proxy()->rowCount());
+    QVERIFY(shown.rows.size() < all.rows.size());
+    QCOMPARE(shown.columns, all.columns);  // every column, the CLI's names
+    for (const auto& row : shown.rows)
+        QVERIFY(std::get<std::string>(row[0]).find("ncclDevKernel") != std::string::npos);
 }
 
-void TestUiModels::issuesModel()
+void TestUiModels::collidingShortNamesAreToldApart()
 {
-    const auto dir = test::scratchDir("kscope-uimodels-issues");
-    std::filesystem::copy_file(std::filesystem::path(KSCOPE_SAMPLE_RUN_DIR) / "rank0.pt.trace.json.gz",
-                               dir / "rank0.pt.trace.json.gz");
-    test::writeFile(dir / "rank1.pt.trace.json", "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ");
-    test::writeFile(dir / "notes.txt", "not a trace");
-    std::shared_ptr<const Run> run = loadRun(dir, {});
-    IssuesModel model;
-    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
-    model.setRun(run);
-    QVERIFY(model.rowCount() >= 2);  // the corrupt file and the skipped one
-    QCOMPARE(model.errorCount(), 1);
-    bool listed = false;
-    for (int r = 0; r < model.rowCount(); ++r)
-        listed |= model.index(r, IssuesModel::File).data().toString() == QLatin1String("rank1.pt.trace.json");
-    QVERIFY(listed);
-    QVERIFY(!model.summary().isEmpty());
-    model.setRun(nullptr);
-    QCOMPARE(model.rowCount(), 0);
-    QVERIFY(model.summary().isEmpty());
+    Table table;
+    table.columns = {"name", "rank"};
+    for (const char* name : {"void at::native::vectorized_elementwise_kernel<4, at::native::AbsFunctor<float>>(int)",
+                             "void at::native::vectorized_elementwise_kernel<4, at::native::MulFunctor<float>>(int)",
+                             "void at::native::::multi_tensor_apply_kernel<float>(int)",
+                             "ampere_sgemm_128x64_nn"})
+        table.addRow({std::string(name), int64_t{0}});
+    ResultTableModel model;
+    model.setNameColumn(QStringLiteral("name"));
+    model.setTable(std::make_shared<Table>(table));
+    const QString abs = model.index(0, 0).data().toString();
+    const QString mul = model.index(1, 0).data().toString();
+    QVERIFY2(abs != mul, qPrintable(abs));
+    QVERIFY(abs.startsWith(QLatin1String("at::native::vectorized_elementwise_kernel [")));
+    QVERIFY(abs.contains(QLatin1String("Abs")) && mul.contains(QLatin1String("Mul")));
+    QCOMPARE(model.index(2, 0).data().toString(), QStringLiteral("at::native::multi_tensor_apply_kernel"));
+    QCOMPARE(model.index(3, 0).data().toString(), QStringLiteral("ampere_sgemm_128x64_nn"));
+    // The tooltip wraps: rich text with break opportunities.
+    QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().startsWith(QLatin1String("<p")));
 }
 
 QTEST_MAIN(TestUiModels)

@@ -1,0 +1,240 @@
+// Every view follows every change: after opening a second run, toggling HTA-compatible mode,
+// choosing a step, going back to all steps and changing a view's options, each view's tables
+// (what Export All writes) equal the analysis computed afresh on what the session shows. This
+// is the test the Idle time panel failed when it kept the first run's numbers for rank 0.
+
+#ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
+#include "analysis/idletime.h"
+#include "analysis/kernelbreakdown.h"
+#include "analysis/kerneldistribution.h"
+#include "analysis/overlap.h"
+#include "analysis/resulttables.h"
+#include "analysis/temporalbreakdown.h"
+#include "model/synth/synthrun.h"
+#include "model/trace.h"
+#include "testsupport.h"
+#endif
+
+#include "uitestsupport.h"
+
+#include "session/runsession.h"
+
+#include <QStandardPaths>
+
+#include <sstream>
+
+using namespace kscope;
+using namespace kscope::test;
+
+namespace {
+
+std::string csvOf(const Table& table)
+{
+    std::ostringstream out;
+    writeCsv(table, out);
+    return out.str();
+}
+
+int rankNumber(const QString& name)  // "idle-time-rank5" -> 5
+{
+    return name.mid(name.lastIndexOf(QStringLiteral("rank")) + 4).toInt();
+}
+
+} // namespace
+
+class TestViewTransitions : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void eachResultComputedOnce();
+    void secondRunReplacesEveryNumber();
+    void htaModeReplacesEveryNumber();
+    void stepReplacesEveryNumber();
+    void optionsReplaceNumbers();
+    void exportAllWritesCurrentNumbers();
+    void cleanupTestCase();
+
+private:
+    // What each exported table must hold, computed here from the session's slice.
+    Table expected(const QString& name) const;
+    void verifyEveryView();
+    MainWindow& w() { return *m_window; }
+    std::unique_ptr<MainWindow> m_window;
+    QString m_otherRun;
+};
+
+void TestViewTransitions::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
+    QSettings().clear();
+    const auto dir = scratchDir("kscope-ui-other-run");
+    SynthOptions options;
+    options.ranks = 4;
+    options.steps = 3;
+    options.seed = 7;  // rank 0 differs from the sample's rank 0
+    options.stragglerRank = 2;
+    QVERIFY(writeSynthRun(dir, options).ok);
+    m_otherRun = QString::fromStdString(dir.string());
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1280, 800);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+}
+
+Table TestViewTransitions::expected(const QString& name) const
+{
+    const Run& slice = *m_window->session()->slice();
+    const bool hta = slice.htaCompat;
+    if (name == QLatin1String("temporal"))
+        return temporalTable(temporalBreakdown(slice, {.htaCompat = hta}));
+    if (name == QLatin1String("overlap"))
+        return overlapTable(commCompOverlap(slice, {.htaCompat = hta}));
+    if (name == QLatin1String("kernel-types") || name == QLatin1String("kernels")) {
+        KernelBreakdownOptions options;
+        options.htaCompat = hta;
+        options.durationRatio = m_window->session()->option(QStringLiteral("kernels"), QStringLiteral("durationRatio"), 0.8).toDouble();
+        options.numKernels = m_window->session()->option(QStringLiteral("kernels"), QStringLiteral("numKernels"), 10).toInt();
+        const KernelBreakdown result = kernelBreakdown(slice, options);
+        return name == QLatin1String("kernels") ? kernelsTable(slice, result) : kernelTypesTable(result);
+    }
+    if (name == QLatin1String("kernel-distribution"))
+        return kernelDistributionTable(slice, kernelDistributions(slice, {}));
+    if (name.startsWith(QLatin1String("idle-time-rank"))) {
+        IdleTimeOptions options;
+        options.htaCompat = hta;
+        options.ranks = {rankNumber(name)};
+        options.consecutiveKernelDelayUs =
+            m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
+        return idleTable(idleTimeBreakdown(slice, options));
+    }
+    if (name.startsWith(QLatin1String("idle-histogram-rank"))) {
+        IdleHistogramOptions options;
+        options.rank = rankNumber(name);
+        options.bins = 40;
+        options.logScale = m_window->session()->option(QStringLiteral("idle"), QStringLiteral("logBins"), true).toBool();
+        options.consecutiveKernelDelayUs =
+            m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
+        return idleHistogram(slice, options).error.empty() ? idleHistogramTable(idleHistogram(slice, options)) : Table{};
+    }
+    if (name == QLatin1String("import-issues"))
+        return importIssuesTable(*m_window->run());
+    return {};
+}
+
+void TestViewTransitions::verifyEveryView()
+{
+    QVERIFY(waitIdle(w()));
+    int tables = 0;
+    for (AnalysisView* view : w().views()) {
+        QVERIFY2(view->isCurrent(), qPrintable(view->id()));
+        QCOMPARE(view->presentedGeneration(), w().session()->sliceGeneration());
+        for (const TableExport& table : view->tables()) {
+            QVERIFY2(!expected(table.name).columns.empty(), qPrintable(table.name));
+            QCOMPARE(csvOf(table.table), csvOf(expected(table.name)));
+            ++tables;
+        }
+    }
+    QVERIFY(tables >= 7);
+    // The idle view shows the selected rank, or the first.
+    const int rank = w().session()->selection()->rank() >= 0 ? w().session()->selection()->rank()
+                                                              : w().session()->slice()->ranks.front().rank;
+    QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank%1").arg(rank));
+}
+
+void TestViewTransitions::eachResultComputedOnce()
+{
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    verifyEveryView();
+    // Overview and Temporal breakdown show one temporal result: seven analyses, not eight.
+    const int computed = w().session()->computedCount();
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    QCOMPARE(w().session()->computedCount() - computed, 7);
+    // Asking again (a redraw, a toggle that changes no option) computes nothing.
+    for (AnalysisView* view : w().views())
+        view->refresh();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().session()->computedCount() - computed, 7);
+}
+
+void TestViewTransitions::secondRunReplacesEveryNumber()
+{
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    const std::string sampleIdle = csvOf(w().view(QStringLiteral("idle"))->tables().front().table);
+    QVERIFY(openAndWait(w(), m_otherRun));  // rank 0 keeps its number in the other run
+    verifyEveryView();
+    QVERIFY(csvOf(w().view(QStringLiteral("idle"))->tables().front().table) != sampleIdle);
+    // A rank picked in the second run, then the sample again: the selection belongs to one run.
+    w().session()->selection()->setRank(1);
+    verifyEveryView();
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    QCOMPARE(w().session()->selection()->rank(), -1);
+    verifyEveryView();
+}
+
+void TestViewTransitions::htaModeReplacesEveryNumber()
+{
+    QVERIFY(openAndWait(w(), m_otherRun));
+    w().session()->selection()->setRank(2);
+    verifyEveryView();
+    QSignalSpy changed(&w(), &MainWindow::runChanged);
+    w().session()->setHtaCompat(true);
+    QVERIFY(changed.wait(kUiTimeoutMs));
+    QVERIFY(w().run()->htaCompat);
+    verifyEveryView();
+    w().session()->setHtaCompat(false);
+    QVERIFY(changed.wait(kUiTimeoutMs));
+    verifyEveryView();
+}
+
+void TestViewTransitions::stepReplacesEveryNumber()
+{
+    QVERIFY(openAndWait(w(), m_otherRun));
+    w().session()->selection()->setRank(0);
+    verifyEveryView();
+    const std::string allSteps = csvOf(w().view(QStringLiteral("idle"))->tables().front().table);
+    const int step = w().run()->ranks.front().steps.at(1).number;
+    w().session()->selection()->setStep(step);
+    verifyEveryView();
+    QVERIFY(csvOf(w().view(QStringLiteral("idle"))->tables().front().table) != allSteps);
+    w().session()->selection()->setStep(-1);
+    verifyEveryView();
+    QCOMPARE(csvOf(w().view(QStringLiteral("idle"))->tables().front().table), allSteps);
+}
+
+void TestViewTransitions::optionsReplaceNumbers()
+{
+    QVERIFY(openAndWait(w(), m_otherRun));
+    const size_t kernels = w().view(QStringLiteral("kernels"))->tables().at(1).table.rows.size();
+    w().session()->setOption(QStringLiteral("kernels"), QStringLiteral("numKernels"), 2);
+    verifyEveryView();
+    QVERIFY(w().view(QStringLiteral("kernels"))->tables().at(1).table.rows.size() < kernels);
+    w().session()->setOption(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 1.0);
+    w().session()->setOption(QStringLiteral("idle"), QStringLiteral("logBins"), false);
+    w().session()->setOption(QStringLiteral("temporal"), QStringLiteral("percent"), false);
+    verifyEveryView();
+    w().session()->setOption(QStringLiteral("kernels"), QStringLiteral("numKernels"), 10);
+    w().session()->setOption(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0);
+    w().session()->setOption(QStringLiteral("idle"), QStringLiteral("logBins"), true);
+    w().session()->setOption(QStringLiteral("temporal"), QStringLiteral("percent"), true);
+    verifyEveryView();
+}
+
+void TestViewTransitions::exportAllWritesCurrentNumbers()
+{
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    const int step = w().run()->ranks.front().steps.at(2).number;
+    w().session()->selection()->setStep(step);
+    // No wait: Export All itself waits for every view before it writes.
+    const auto dir = scratchDir("kscope-ui-export-step");
+    const QStringList files = w().exportAll(QString::fromStdString(dir.string()));
+    QVERIFY(files.size() >= 10);
+    const std::string idle = readFileBytes(dir / "idle-time-rank0.csv");
+    QCOMPARE(idle, csvOf(expected(QStringLiteral("idle-time-rank0"))));
+    QCOMPARE(readFileBytes(dir / "temporal.csv"), csvOf(expected(QStringLiteral("temporal"))));
+}
+
+void TestViewTransitions::cleanupTestCase() { m_window.reset(); }
+
+QTEST_MAIN(TestViewTransitions)
+#include "tst_viewtransitions.moc"

@@ -1,0 +1,132 @@
+#include "models/resulttableview.h"
+
+#include "common/filewriting.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+
+#include <QFileDialog>
+#include <QHeaderView>
+#include <QMenu>
+#include <QMessageBox>
+#include <QTimer>
+
+namespace kscope {
+
+ResultFilterProxy::ResultFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(kSortRole);
+    setFilterRole(kFilterRole);  // the full name: the shortened text would hide matches
+    setFilterCaseSensitivity(Qt::CaseInsensitive);
+}
+
+void ResultFilterProxy::setRankFilter(const QList<int>& ranks)
+{
+    if (ranks == m_ranks)
+        return;
+    m_ranks = ranks;
+    invalidateFilter();
+}
+
+bool ResultFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
+{
+    if (!m_ranks.isEmpty() && !m_ranks.contains(sourceModel()->index(sourceRow, 0, sourceParent).data(kRankRole).toInt()))
+        return false;
+    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+}
+
+ResultTableView::ResultTableView(const QString& exportName, QWidget* parent)
+    : QTableView(parent), m_exportName(exportName), m_model(new ResultTableModel(this)), m_proxy(new ResultFilterProxy(this))
+{
+    m_proxy->setSourceModel(m_model);
+    setModel(m_proxy);
+    setSortingEnabled(true);
+    setSelectionBehavior(QAbstractItemView::SelectRows);
+    setSelectionMode(QAbstractItemView::SingleSelection);
+    setAlternatingRowColors(true);
+    setWordWrap(false);
+    setTextElideMode(Qt::ElideMiddle);
+    verticalHeader()->hide();
+    verticalHeader()->setDefaultSectionSize(20);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    horizontalHeader()->setStretchLastSection(false);
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, &ResultTableView::showContextMenu);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { QTimer::singleShot(0, this, &ResultTableView::fitColumns); });
+}
+
+void ResultTableView::setNameColumn(const QString& column)
+{
+    m_wideColumn = column;
+    m_model->setNameColumn(column);
+}
+
+void ResultTableView::fitColumns()
+{
+    const int name = m_model->columnOf(m_wideColumn);
+    QHeaderView* header = horizontalHeader();
+    if (name < 0) {
+        header->setStretchLastSection(true);
+        return;
+    }
+    // Numbers keep their natural width; the name takes the rest, and at least what a readable
+    // short name needs (the table scrolls sideways rather than eliding names to "…").
+    int others = 0;
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        if (c != name && !isColumnHidden(c))
+            others += header->sectionSize(c);
+    int widest = fontMetrics().horizontalAdvance(header->model()->headerData(name, Qt::Horizontal).toString()) + 24;
+    for (int r = 0; r < std::min(m_model->rowCount(), 400); ++r)
+        widest = std::max(widest, fontMetrics().horizontalAdvance(m_model->index(r, name).data().toString()) + 16);
+    const int spare = viewport()->width() - others;
+    header->setSectionResizeMode(name, QHeaderView::Interactive);
+    header->resizeSection(name, std::max(spare, std::min(widest, 320)));
+}
+
+void ResultTableView::resizeEvent(QResizeEvent* event)
+{
+    QTableView::resizeEvent(event);
+    fitColumns();
+}
+
+bool ResultTableView::isFiltered() const { return m_proxy->rowCount() != m_model->rowCount(); }
+
+Table ResultTableView::shownRows() const
+{
+    QList<int> rows;
+    for (int r = 0; r < m_proxy->rowCount(); ++r)
+        rows.push_back(m_proxy->mapToSource(m_proxy->index(r, 0)).row());
+    if (rows.isEmpty())
+        return m_model->table() ? Table{m_model->table()->columns, {}, m_model->table()->notes} : Table{};
+    return m_model->rowsAsTable(rows);
+}
+
+void ResultTableView::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    const bool filtered = isFiltered();
+    QAction* shown = menu.addAction(filtered ? tr("Export %1 Shown Rows as CSV…").arg(m_proxy->rowCount())
+                                             : tr("Export as CSV…"));
+    QAction* all = filtered ? menu.addAction(tr("Export All %1 Rows as CSV…").arg(m_model->rowCount())) : nullptr;
+    shown->setEnabled(m_model->table() != nullptr);
+    QAction* chosen = menu.exec(viewport()->mapToGlobal(pos));
+    if (chosen && (chosen == shown || chosen == all))
+        exportCsv(chosen == shown);
+}
+
+void ResultTableView::exportCsv(bool shownOnly)
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), m_exportName + QStringLiteral(".csv"),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const Table table = shownOnly ? shownRows() : m_model->rowsAsTable({});
+    QString error;
+    if (!writeCsvFile(table, path, &error)) {
+        QMessageBox::warning(this, tr("Export Table"), tr("Could not write %1").arg(error));
+        emit exportFailed(error);
+        return;
+    }
+    emit exported(path, int(table.rows.size()));
+}
+
+} // namespace kscope

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "analysis/resulttable.h"
+
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include <memory>
+
+namespace kscope {
+
+class ResultTableModel;
+
+// Sorting by raw values, a search over the full names and a filter on selected ranks.
+class ResultFilterProxy : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit ResultFilterProxy(QObject* parent = nullptr);
+    void setRankFilter(const QList<int>& ranks);  // empty = every rank
+    QList<int> rankFilter() const { return m_ranks; }
+
+protected:
+    bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+
+private:
+    QList<int> m_ranks;
+};
+
+// A result table on screen: the generic model behind a sorting/filtering proxy, names given the
+// spare width, and a context menu that exports the rows shown (or all rows) as CSV.
+class ResultTableView : public QTableView {
+    Q_OBJECT
+public:
+    ResultTableView(const QString& exportName, QWidget* parent = nullptr);
+
+    ResultTableModel* resultModel() const { return m_model; }
+    ResultFilterProxy* proxy() const { return m_proxy; }
+    QString exportName() const { return m_exportName; }
+    // What is shown, in the order shown: the filtered rows of the table.
+    Table shownRows() const;
+    bool isFiltered() const;
+    // A column of kernel names: shortened for display (see ResultTableModel), and the wide column.
+    void setNameColumn(const QString& column);
+    // The column that gets the width the others leave, but never less than a readable share.
+    void setWideColumn(const QString& column) { m_wideColumn = column; }
+    void fitColumns();
+
+signals:
+    void exported(const QString& path, int rows);
+    void exportFailed(const QString& message);
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void showContextMenu(const QPoint& pos);
+    void exportCsv(bool shownOnly);
+
+    QString m_exportName;
+    QString m_wideColumn;
+    ResultTableModel* m_model;
+    ResultFilterProxy* m_proxy;
+};
+
+} // namespace kscope

@@ -1,0 +1,183 @@
+#include "plots/baradapters.h"
+
+#include "common/format.h"
+#include "plots/palette.h"
+
+#include "analysis/idletime.h"
+#include "analysis/kernelbreakdown.h"
+#include "analysis/overlap.h"
+#include "analysis/temporalbreakdown.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+
+namespace kscope {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("kscope::BarAdapters", text); }
+
+// Legend text: HTA's names without the underscore, which legends clip at small sizes.
+QString idleCategoryLabel(IdleCategory category)
+{
+    return fmt::qstr(toString(category)).replace(QLatin1Char('_'), QLatin1Char(' '));
+}
+
+QString errorMessage(const std::string& error, const QString& fallback)
+{
+    return error.empty() ? fallback : tr("No result: %1").arg(fmt::qstr(error));
+}
+
+// An absolute time axis reads in the unit of its largest value: "3.2 s", not "3·10⁶ µs".
+struct TimeUnit {
+    double nsPerUnit;
+    QString label;
+};
+
+TimeUnit unitFor(double maxNs)
+{
+    if (maxNs >= 1e9)
+        return {1e9, QStringLiteral("s")};
+    if (maxNs >= 1e6)
+        return {1e6, QStringLiteral("ms")};
+    return {1e3, QStringLiteral("µs")};
+}
+
+} // namespace
+
+BarChartData temporalBars(const TemporalBreakdown& result, bool percent)
+{
+    BarChartData data;
+    data.title = tr("Temporal breakdown across ranks");
+    data.keyLabel = tr("Rank");
+    double maxNs = 0;
+    for (const TemporalBreakdownRow& row : result.rows)
+        maxNs = std::max(maxNs, double(row.idleNs + row.computeNs + row.nonComputeNs));
+    const TimeUnit unit = unitFor(maxNs);
+    data.valueLabel = percent ? tr("Share of GPU span (%)") : tr("Time (%1)").arg(unit.label);
+    data.percent = percent;
+    data.series = {{tr("idle"), palette::idleTime(), {}},
+                   {tr("compute"), palette::computeTime(), {}},
+                   {tr("non-compute"), palette::nonComputeTime(), {}}};
+    for (const TemporalBreakdownRow& row : result.rows) {
+        data.keys.push_back(row.rank);
+        data.ids.push_back(row.rank);
+        const double values[3][2] = {{row.idlePctg, row.idleNs / unit.nsPerUnit},
+                                     {row.computePctg, row.computeNs / unit.nsPerUnit},
+                                     {row.nonComputePctg, row.nonComputeNs / unit.nsPerUnit}};
+        for (int s = 0; s < 3; ++s)
+            data.series[s].values.push_back(values[s][percent ? 0 : 1]);
+        data.tooltips.push_back(tr("Rank %1 — GPU span %2\nidle: %3 (%4)\ncompute: %5 (%6)\nnon-compute: %7 (%8)")
+                                    .arg(row.rank)
+                                    .arg(fmt::micros(double(row.spanNs)), fmt::micros(double(row.idleNs)),
+                                         fmt::percent(row.idlePctg), fmt::micros(double(row.computeNs)),
+                                         fmt::percent(row.computePctg), fmt::micros(double(row.nonComputeNs)),
+                                         fmt::percent(row.nonComputePctg)));
+    }
+    if (data.keys.isEmpty())
+        data.message = errorMessage(result.error, tr("No rank has GPU activity"));
+    return data;
+}
+
+BarChartData overlapBars(const Overlap& result)
+{
+    BarChartData data;
+    data.title = tr("Communication overlapped by computation");
+    data.keyLabel = tr("Rank");
+    data.valueLabel = tr("Overlap (% of communication time)");
+    data.percent = true;
+    data.series = {{tr("overlap"), palette::overlap(), {}}};
+    for (const OverlapRow& row : result.rows) {
+        data.keys.push_back(row.rank);
+        data.ids.push_back(row.rank);
+        // A rank without communication has no percentage: drawn as 0 and said so in the tooltip.
+        data.series[0].values.push_back(std::isfinite(row.overlapPctg) ? row.overlapPctg : 0.0);
+        data.tooltips.push_back(row.hasCommunication
+                                    ? tr("Rank %1\noverlap: %2\ncommunication: %3\noverlapped: %4")
+                                          .arg(row.rank)
+                                          .arg(fmt::percent(row.overlapPctg), fmt::micros(double(row.communicationNs)),
+                                               fmt::micros(double(row.overlapNs)))
+                                    : tr("Rank %1\nno communication kernels").arg(row.rank));
+    }
+    if (data.keys.isEmpty())
+        data.message = errorMessage(result.error, tr("No ranks"));
+    else if (std::none_of(result.rows.begin(), result.rows.end(), [](const OverlapRow& row) { return row.hasCommunication; }))
+        data.message = tr("No rank has communication kernels: there is nothing to overlap");
+    return data;
+}
+
+BarChartData kernelTypeBars(const KernelBreakdown& result)
+{
+    BarChartData data;
+    data.title = tr("GPU time by kernel type (all ranks)");
+    data.keyLabel = QString();
+    data.valueLabel = tr("Share of GPU busy time (%)");
+    data.horizontal = true;
+    data.percent = true;
+    data.colorPerKey = true;
+    data.series = {{tr("share"), QColor(), {}}};
+    // Largest share on top: keys grow upwards, so the list is walked backwards.
+    const int n = static_cast<int>(result.types.size());
+    for (int i = n - 1; i >= 0; --i) {
+        const KernelTypeShare& share = result.types[static_cast<size_t>(i)];
+        const QString label = fmt::qstr(share.kernelType);
+        data.keys.push_back(n - 1 - i);
+        data.ids.push_back(-1);
+        data.keyLabels.push_back(fmt::elided(label, 40));
+        data.keyColors.push_back(palette::kernelTypeSlice(label));
+        data.series[0].values.push_back(share.percentage);
+        data.tooltips.push_back(tr("%1\n%2 of GPU busy time\n%3 summed over ranks")
+                                    .arg(label, fmt::percent(share.percentage), fmt::micros(double(share.sumNs))));
+    }
+    if (data.keys.isEmpty())
+        data.message = errorMessage(result.error, tr("No kernels"));
+    return data;
+}
+
+BarChartData idleStreamBars(const IdleTime& result, int rank, bool percent)
+{
+    BarChartData data;
+    data.title = tr("Idle time on rank %1 per stream").arg(rank);
+    data.keyLabel = tr("Stream");
+    double maxNs = 0;
+    for (const IdleTimeRow& row : result.rows)
+        if (row.rank == rank)
+            maxNs = std::max(maxNs, double(row.idleNs));
+    const TimeUnit unit = unitFor(maxNs);
+    data.valueLabel = percent ? tr("Share of idle time (%)") : tr("Idle time (%1)").arg(unit.label);
+    data.percent = percent;
+    for (int c = 0; c < kIdleCategoryCount; ++c) {
+        const auto category = static_cast<IdleCategory>(c);
+        data.series.push_back({idleCategoryLabel(category), palette::idleCategory(category), {}});
+    }
+    // Rows come per stream, one per category, in the analysis's stream order.
+    QVector<QString> lines;
+    for (const IdleTimeRow& row : result.rows) {
+        if (row.rank != rank)
+            continue;
+        if (data.ids.isEmpty() || data.ids.back() != row.stream) {
+            data.keys.push_back(data.keys.size());
+            data.ids.push_back(row.stream);
+            data.keyLabels.push_back(QString::number(row.stream));
+            for (BarSeries& s : data.series)
+                s.values.push_back(0.0);
+            lines.push_back(tr("Stream %1").arg(row.stream));
+        }
+        const int c = static_cast<int>(row.category);
+        const double ratioPct = std::isfinite(row.ratio) ? row.ratio * 100.0 : 0.0;
+        data.series[c].values.back() = percent ? ratioPct : row.idleNs / unit.nsPerUnit;
+        lines.back() += QStringLiteral("\n%1: %2 (%3)").arg(fmt::qstr(toString(row.category)),
+                                                             fmt::micros(double(row.idleNs)),
+                                                             fmt::percent(std::isfinite(row.ratio) ? row.ratio * 100.0 : NAN));
+    }
+    data.tooltips = QStringList(lines.begin(), lines.end());
+    if (data.keys.isEmpty())
+        data.message = errorMessage(result.error,
+                                    tr("Rank %1 ran no kernel, memcpy or memset on a GPU stream: no GPU idle time to split")
+                                        .arg(rank));
+    return data;
+}
+
+} // namespace kscope

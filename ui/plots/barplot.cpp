@@ -1,0 +1,101 @@
+#include "plots/chartview.h"
+#include "plots/plots.h"
+
+#include <algorithm>
+
+namespace kscope {
+
+namespace {
+
+void setupKeyAxis(ChartView& view, QCPAxis* axis, const BarChartData& data)
+{
+    axis->setLabel(data.keyLabel);
+    if (data.keyLabels.isEmpty()) {
+        // Ranks: every rank labelled while the labels fit, thinned to round multiples beyond.
+        view.setIntegerKeyTicks(data.keys.isEmpty() ? 1 : int(data.keys.back()) + 1);
+    } else {
+        auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+        for (int i = 0; i < data.keys.size(); ++i)
+            ticker->addTick(data.keys[i], data.keyLabels.value(i));
+        axis->setTicker(ticker);
+    }
+    axis->grid()->setVisible(false);
+    const double first = data.keys.isEmpty() ? 0.0 : data.keys.front();
+    const double last = data.keys.isEmpty() ? 1.0 : data.keys.back();
+    axis->setRange(first - 0.6, last + 0.6);
+}
+
+} // namespace
+
+void drawBars(ChartView& view, const BarChartData& data)
+{
+    view.clearChart(data.title, !data.horizontal);
+    QCPAxis* keyAxis = data.horizontal ? view.yAxis : view.xAxis;
+    QCPAxis* valueAxis = data.horizontal ? view.xAxis : view.yAxis;
+    setupKeyAxis(view, keyAxis, data);
+    view.setFootnote(data.footnote);
+    valueAxis->setLabel(data.valueLabel);
+    valueAxis->grid()->setVisible(true);
+    if (!data.message.isEmpty() || data.keys.isEmpty()) {
+        view.setLegendVisible(false);
+        valueAxis->setRange(0, data.percent ? 100 : 1);
+        view.showMessage(data.message);
+        view.finishChart();
+        return;
+    }
+    for (int i = 0; i < data.keys.size(); ++i)
+        view.setKeyId(data.keys[i], data.ids.value(i, -1));
+
+    // Thin white outlines separate stacked segments; with many bars they would only grey them.
+    // With hundreds of ranks, bars become a pixel or two: no gaps, no outline and no
+    // antialiasing, or blending washes the category colours out.
+    const bool dense = data.keys.size() > 64;
+    const QPen outline = dense ? QPen(Qt::NoPen) : QPen(Qt::white, 0.8);
+    const double width = data.keys.size() > 200 ? 1.0 : 0.72;
+    if (data.colorPerKey) {
+        // One plottable per key so each can carry its category colour.
+        const BarSeries& series = data.series.front();
+        for (int i = 0; i < data.keys.size(); ++i) {
+            auto* bars = new QCPBars(keyAxis, valueAxis);
+            bars->removeFromLegend();
+            bars->setWidth(width);
+            bars->setPen(outline);
+            bars->setBrush(data.keyColors.value(i));
+            bars->addData(data.keys[i], series.values.value(i));
+            view.setPlottableTooltips(bars, {data.tooltips.value(i)});
+        }
+        view.setLegendVisible(false);
+    } else {
+        QCPBars* below = nullptr;
+        for (const BarSeries& series : data.series) {
+            auto* bars = new QCPBars(keyAxis, valueAxis);
+            bars->setName(series.name);
+            bars->setWidth(width);
+            bars->setPen(outline);
+            bars->setBrush(series.color);
+            bars->setStackingGap(0);
+            bars->setAntialiased(!dense);
+            bars->setData(data.keys, series.values, true);
+            if (below)
+                bars->moveAbove(below);
+            below = bars;
+            view.setPlottableTooltips(bars, data.tooltips);
+        }
+        view.setLegendVisible(data.series.size() > 1);
+    }
+
+    double top = 0.0;
+    bool found = false;
+    const QCPRange range = view.plottable(view.plottableCount() - 1)->getValueRange(found, QCP::sdBoth);
+    if (!data.colorPerKey && found)
+        top = range.upper;  // the topmost stacked plottable spans the whole stack
+    for (const BarSeries& series : data.series)
+        for (double v : series.values)
+            top = std::max(top, v);
+    if (data.percent && data.series.size() > 1)
+        top = 100.0;
+    valueAxis->setRange(0, top > 0 ? top * (data.percent && data.series.size() > 1 ? 1.0 : 1.08) : 1.0);
+    view.finishChart();
+}
+
+} // namespace kscope

@@ -1,0 +1,349 @@
+#include "plots/chartview.h"
+
+#include "plots/palette.h"
+
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMenu>
+#include <QMessageBox>
+#include <QRegularExpression>
+#include <QToolTip>
+
+namespace kscope {
+
+ChartView::ChartView(const QString& exportName, QWidget* parent) : QCustomPlot(parent), m_exportName(exportName)
+{
+    setMinimumSize(240, 180);
+    setFocusPolicy(Qt::ClickFocus);  // so File > Export Chart knows which chart was last used
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setMouseTracking(true);
+    setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(this, &QWidget::customContextMenuRequested, this, &ChartView::showContextMenu);
+    // Clicks are resolved against plottables only: the selection band drawn over the bars is an
+    // item, and QCustomPlot would hand it the click.
+    connect(this, &QCustomPlot::mousePress, this, [this](QMouseEvent* event) { m_pressPos = event->position(); });
+    connect(this, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+        if (event->button() != Qt::LeftButton || (event->position() - m_pressPos).manhattanLength() > 4)
+            return;  // a drag, not a click
+        int index = -1;
+        QCPAbstractPlottable* plottable = plottableAt(event->position(), false, &index);
+        if (!plottable || !plottable->interface1D() || index < 0 || index >= plottable->interface1D()->dataCount())
+            return;
+        const int id = m_keyIds.value(plottable->interface1D()->dataMainKey(index), -1);
+        if (id >= 0)
+            emit idClicked(id);
+    });
+
+    QFont font = this->font();
+    font.setPointSizeF(9);
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->setTickLabelFont(font);
+        axis->setLabelFont(font);
+        axis->grid()->setPen(QPen(QColor(225, 225, 230), 1));
+        axis->grid()->setZeroLinePen(Qt::NoPen);
+    }
+
+    plotLayout()->insertRow(0);
+    QFont titleFont = font;
+    titleFont.setPointSizeF(10.5);
+    titleFont.setBold(true);
+    m_title = new QCPTextElement(this, QString(), titleFont);
+    plotLayout()->addElement(0, 0, m_title);
+
+    // Legend in its own row under the title: inside the axis rect it would hide 100 % bars.
+    plotLayout()->insertRow(1);
+    // The legend sits between two empty stretching elements: alone, its small maximum width would
+    // cap the whole plot column (QCPLayoutGrid takes the smallest maximum of a column).
+    m_legendRow = new QCPLayoutGrid;
+    plotLayout()->addElement(1, 0, m_legendRow);
+    axisRect()->insetLayout()->take(legend);
+    m_legendRow->addElement(0, 0, new QCPLayoutElement(this));
+    m_legendRow->addElement(0, 1, legend);
+    m_legendRow->addElement(0, 2, new QCPLayoutElement(this));
+    m_legendRow->setColumnStretchFactors({1.0, 0.001, 1.0});
+    m_legendRow->setMargins(QMargins(0, 0, 0, 0));
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(6);
+    legend->setBorderPen(Qt::NoPen);
+    legend->setFont(font);
+    legend->setIconSize(14, 10);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setVisible(true);
+    plotLayout()->setRowStretchFactor(0, 0.001);
+    plotLayout()->setRowStretchFactor(1, 0.001);
+}
+
+QString ChartView::title() const { return m_fullTitle; }
+
+void ChartView::updateTitleText()
+{
+    // A title wider than the chart would widen the layout past the widget and clip both ends.
+    const QFontMetrics metrics(m_title->font());
+    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, width() - 24)));
+    if (m_footnote) {
+        m_footnote->setText(QFontMetrics(m_footnote->font()).elidedText(m_fullFootnote, Qt::ElideRight, std::max(60, width() - 24)));
+    }
+}
+
+void ChartView::setFootnote(const QString& text)
+{
+    m_fullFootnote = text;
+    if (text.isEmpty() && m_footnote) {
+        plotLayout()->remove(m_footnote);
+        plotLayout()->simplify();
+        m_footnote = nullptr;
+    } else if (!text.isEmpty() && !m_footnote) {
+        QFont font = this->font();
+        font.setPointSizeF(8.5);
+        m_footnote = new QCPTextElement(this, QString(), font);
+        m_footnote->setTextColor(QColor(100, 100, 110));
+        const int row = plotLayout()->rowCount();
+        plotLayout()->insertRow(row);
+        plotLayout()->addElement(row, 0, m_footnote);
+        plotLayout()->setRowStretchFactor(row, 0.001);
+    }
+    updateTitleText();
+}
+
+void ChartView::setIntegerKeyTicks(int keyCount)
+{
+    m_integerKeys = keyCount;
+    QCPAxis* keyAxis = m_keyAxisIsX ? xAxis : yAxis;
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(1.0);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+    keyAxis->setTicker(ticker);
+    applyKeyTickDensity();
+}
+
+void ChartView::applyKeyTickDensity()
+{
+    if (m_integerKeys <= 0)
+        return;
+    QCPAxis* keyAxis = m_keyAxisIsX ? xAxis : yAxis;
+    auto ticker = keyAxis->ticker().dynamicCast<QCPAxisTickerFixed>();
+    if (!ticker)
+        return;
+    // Room for the widest label plus a gap per tick; QCustomPlot rounds the step to a multiple of 1.
+    const QFontMetrics metrics(keyAxis->tickLabelFont());
+    const int label = metrics.horizontalAdvance(QString::number(m_integerKeys)) + 10;
+    const int room = m_keyAxisIsX ? std::max(1, axisRect()->width()) : std::max(1, axisRect()->height());
+    const int perLabel = m_keyAxisIsX ? label : metrics.height() + 4;
+    ticker->setTickCount(std::max(2, std::min(m_integerKeys + 1, room / perLabel)));
+}
+
+void ChartView::resizeEvent(QResizeEvent* event)
+{
+    updateTitleText();
+    QCustomPlot::resizeEvent(event);
+    applyKeyTickDensity();
+}
+
+void ChartView::clearChart(const QString& title, bool keyAxisIsX)
+{
+    clearPlottables();
+    clearItems();
+    m_bands.clear();
+    m_tooltips.clear();
+    m_keyIds.clear();
+    m_keyAxisIsX = keyAxisIsX;
+    m_integerKeys = 0;
+    m_message.clear();
+    m_fullTitle = title;
+    updateTitleText();
+    for (QCPAxis* axis : {xAxis, yAxis}) {
+        axis->setScaleType(QCPAxis::stLinear);
+        axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+        axis->setLabel(QString());
+        axis->setVisible(true);
+    }
+    axisRect()->setRangeDrag(Qt::Horizontal | Qt::Vertical);
+    setLegendVisible(true);
+}
+
+void ChartView::setPlottableTooltips(QCPAbstractPlottable* plottable, const QStringList& tooltips)
+{
+    m_tooltips.insert(plottable, tooltips);
+}
+
+void ChartView::showOnlyMessage(const QString& text)
+{
+    clearChart(QString(), true);
+    setFootnote(QString());
+    for (QCPAxis* axis : {xAxis, yAxis})
+        axis->setVisible(false);
+    setLegendVisible(false);
+    showMessage(text);
+    finishChart();
+}
+
+void ChartView::showMessage(const QString& text)
+{
+    m_message = text;
+    auto* label = new QCPItemText(this);
+    label->position->setType(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(0.5, 0.5);
+    label->setPositionAlignment(Qt::AlignCenter);
+    label->setText(text);
+    label->setColor(QColor(110, 110, 120));
+    label->setClipToAxisRect(false);
+}
+
+void ChartView::setLegendVisible(bool visible)
+{
+    legend->setVisible(visible);
+    // A hidden element still takes its row's height: take the whole row out instead.
+    const bool inLayout = plotLayout()->hasElement(1, 0) && plotLayout()->element(1, 0) == m_legendRow;
+    if (visible && !inLayout) {
+        plotLayout()->insertRow(1);
+        plotLayout()->addElement(1, 0, m_legendRow);
+        plotLayout()->setRowStretchFactor(1, 0.001);
+    } else if (!visible && inLayout) {
+        plotLayout()->take(m_legendRow);
+        plotLayout()->simplify();
+    }
+}
+
+void ChartView::finishChart()
+{
+    QCPAxis* keyAxis = m_keyAxisIsX ? xAxis : yAxis;
+    QCPAxis* valueAxis = m_keyAxisIsX ? yAxis : xAxis;
+    m_homeKeyRange = keyAxis->range();
+    m_homeValueRange = valueAxis->range();
+    updateHighlight();
+    replot();
+}
+
+void ChartView::setHighlightedIds(const QList<int>& ids)
+{
+    m_highlightedIds = ids;
+    updateHighlight();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ChartView::updateHighlight()
+{
+    for (QCPItemRect* band : std::as_const(m_bands))
+        removeItem(band);
+    m_bands.clear();
+    for (auto it = m_keyIds.cbegin(); it != m_keyIds.cend(); ++it) {
+        if (!m_highlightedIds.contains(it.value()))
+            continue;
+        auto* band = new QCPItemRect(this);
+        // Over the bars, translucent and outlined: under them a full-height bar would hide it.
+        band->setLayer(QStringLiteral("main"));
+        band->setPen(QPen(palette::selectionOutline(), 2.0));
+        band->setBrush(palette::selectionBand());
+        const double key = it.key();
+        // Key in plot coordinates, the whole value extent in axis-rect ratio.
+        for (QCPItemPosition* p : {band->topLeft, band->bottomRight}) {
+            if (m_keyAxisIsX) {
+                p->setTypeX(QCPItemPosition::ptPlotCoords);
+                p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+            } else {
+                p->setTypeX(QCPItemPosition::ptAxisRectRatio);
+                p->setTypeY(QCPItemPosition::ptPlotCoords);
+            }
+        }
+        if (m_keyAxisIsX) {
+            band->topLeft->setCoords(key - 0.5, 0);
+            band->bottomRight->setCoords(key + 0.5, 1);
+        } else {
+            band->topLeft->setCoords(0, key + 0.5);
+            band->bottomRight->setCoords(1, key - 0.5);
+        }
+        m_bands.push_back(band);
+    }
+}
+
+void ChartView::resetView()
+{
+    QCPAxis* keyAxis = m_keyAxisIsX ? xAxis : yAxis;
+    QCPAxis* valueAxis = m_keyAxisIsX ? yAxis : xAxis;
+    keyAxis->setRange(m_homeKeyRange);
+    valueAxis->setRange(m_homeValueRange);
+    replot();
+}
+
+bool ChartView::exportImage(const QString& path, int width, int height)
+{
+    // The title was elided to the widget; an export may be wider.
+    const QFontMetrics metrics(m_title->font());
+    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, (width > 0 ? width : this->width()) - 24)));
+    const bool ok = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
+        ? savePdf(path, width, height)
+        : saveRastered(path, width, height, 1.0, nullptr);
+    updateTitleText();
+    replot(rpQueuedReplot);
+    return ok;
+}
+
+void ChartView::mouseMoveEvent(QMouseEvent* event)
+{
+    QCustomPlot::mouseMoveEvent(event);
+    if (event->buttons() != Qt::NoButton)
+        return;
+    int index = -1;
+    QCPAbstractPlottable* plottable = plottableAt(event->position(), false, &index);
+    const auto it = plottable ? m_tooltips.constFind(plottable) : m_tooltips.cend();
+    if (it != m_tooltips.cend() && index >= 0 && index < it->size())
+        QToolTip::showText(event->globalPosition().toPoint(), it->at(index), this);
+    else
+        QToolTip::hideText();
+}
+
+void ChartView::mouseDoubleClickEvent(QMouseEvent* event)
+{
+    QCustomPlot::mouseDoubleClickEvent(event);
+    resetView();
+}
+
+void ChartView::wheelEvent(QWheelEvent* event)
+{
+    // The value axis zooms by default (compare heights); Ctrl zooms along ranks or streams.
+    const bool keys = event->modifiers() & Qt::ControlModifier;
+    const Qt::Orientation keyOrientation = m_keyAxisIsX ? Qt::Horizontal : Qt::Vertical;
+    const Qt::Orientation valueOrientation = m_keyAxisIsX ? Qt::Vertical : Qt::Horizontal;
+    axisRect()->setRangeZoom(keys ? keyOrientation : valueOrientation);
+    QCustomPlot::wheelEvent(event);
+}
+
+void ChartView::leaveEvent(QEvent* event)
+{
+    QToolTip::hideText();
+    QCustomPlot::leaveEvent(event);
+}
+
+void ChartView::showContextMenu(const QPoint& pos)
+{
+    QMenu menu(this);
+    menu.addAction(tr("Export PNG…"), this, [this] { exportWithDialog(false, false); });
+    menu.addAction(tr("Export PDF…"), this, [this] { exportWithDialog(true, false); });
+    menu.addAction(tr("Export PNG at Size…"), this, [this] { exportWithDialog(false, true); });
+    menu.addSeparator();
+    menu.addAction(tr("Reset View"), this, &ChartView::resetView);
+    menu.exec(mapToGlobal(pos));
+}
+
+void ChartView::exportWithDialog(bool pdf, bool askSize)
+{
+    int width = 0, height = 0;
+    if (askSize) {
+        bool ok = false;
+        const QString size = QInputDialog::getText(this, tr("Export Size"), tr("Width x height in pixels:"),
+                                                   QLineEdit::Normal, QStringLiteral("1920x1080"), &ok);
+        const QRegularExpressionMatch m = QRegularExpression(QStringLiteral("^\\s*(\\d+)\\s*[xX×]\\s*(\\d+)\\s*$")).match(size);
+        if (!ok || !m.hasMatch())
+            return;
+        width = m.captured(1).toInt();
+        height = m.captured(2).toInt();
+    }
+    const QString filter = pdf ? tr("PDF (*.pdf)") : tr("PNG image (*.png)");
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), m_exportName + (pdf ? ".pdf" : ".png"), filter);
+    if (path.isEmpty())
+        return;
+    if (!exportImage(path, width, height))
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(path));
+}
+
+} // namespace kscope

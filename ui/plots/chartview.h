@@ -1,0 +1,78 @@
+#pragma once
+
+#include <qcustomplot.h>
+
+#include <QHash>
+#include <QMap>
+#include <QStringList>
+
+namespace kscope {
+
+// A QCustomPlot with what every chart of the application shares: a title and a legend row above
+// the axes, tooltips with exact values, click-to-select by key, a highlight band for the
+// selection, wheel zoom on the value axis (Ctrl: key axis), reset view (double-click), and a
+// context menu to export PNG/PDF. The draw*() functions (barplot.h, boxplot.h, histogramplot.h)
+// fill it through the small API below.
+class ChartView : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit ChartView(const QString& exportName, QWidget* parent = nullptr);
+
+    QString exportName() const { return m_exportName; }  // file stem for Export All
+    QString title() const;
+
+    // Drawing API for the draw*() functions.
+    void clearChart(const QString& title, bool keyAxisIsX);
+    void setPlottableTooltips(QCPAbstractPlottable* plottable, const QStringList& tooltips);
+    void setKeyId(double key, int id) { m_keyIds.insert(key, id); }
+    void showMessage(const QString& text);
+    // Nothing to draw: no axes, no legend, only the message (no run, computing, no result).
+    void showOnlyMessage(const QString& text);
+    // A line under the axes for what the chart leaves out (gaps off a log axis, unreadable ranks).
+    void setFootnote(const QString& text);
+    QString footnote() const { return m_fullFootnote; }
+    QString message() const { return m_message; }
+    // Integer keys (ranks): a label on every key while the labels fit, else on round multiples.
+    void setIntegerKeyTicks(int keyCount);
+    void setLegendVisible(bool visible);
+    void finishChart();  // remembers the view for reset, replots
+
+    void setHighlightedIds(const QList<int>& ids);
+    void resetView();
+    bool exportImage(const QString& path, int width = 0, int height = 0);  // .pdf or raster by suffix
+
+signals:
+    void idClicked(int id);
+
+protected:
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void showContextMenu(const QPoint& pos);
+    void exportWithDialog(bool pdf, bool askSize);
+    void updateHighlight();
+    void updateTitleText();
+    void applyKeyTickDensity();
+
+    QString m_exportName;
+    QCPTextElement* m_title = nullptr;
+    QString m_fullTitle;
+    QCPLayoutGrid* m_legendRow = nullptr;
+    QCPTextElement* m_footnote = nullptr;
+    QString m_fullFootnote;
+    QString m_message;
+    int m_integerKeys = 0;
+    bool m_keyAxisIsX = true;
+    QHash<QCPAbstractPlottable*, QStringList> m_tooltips;
+    QMap<double, int> m_keyIds;
+    QList<int> m_highlightedIds;
+    QList<QCPItemRect*> m_bands;
+    QCPRange m_homeKeyRange, m_homeValueRange;
+    QPointF m_pressPos;
+};
+
+} // namespace kscope

@@ -1,0 +1,67 @@
+#include "plots/palette.h"
+
+#include <QStringList>
+
+namespace kscope::palette {
+
+namespace {
+
+QColor blend(const QColor& a, const QColor& b)
+{
+    return QColor((a.red() + b.red()) / 2, (a.green() + b.green()) / 2, (a.blue() + b.blue()) / 2);
+}
+
+KernelType typeFromLabel(const QString& label)
+{
+    if (label == QLatin1String("COMMUNICATION"))
+        return KernelType::Communication;
+    if (label == QLatin1String("MEMORY"))
+        return KernelType::Memory;
+    if (label == QLatin1String("COMPUTATION"))
+        return KernelType::Computation;
+    return KernelType::Other;
+}
+
+} // namespace
+
+QColor idleTime() { return QColor(0x63, 0x6e, 0xfa); }
+QColor computeTime() { return QColor(0xef, 0x55, 0x3b); }
+QColor nonComputeTime() { return QColor(0x00, 0xcc, 0x96); }
+
+QColor kernelType(KernelType type)
+{
+    switch (type) {
+    case KernelType::Computation: return computeTime();
+    case KernelType::Communication: return nonComputeTime();
+    case KernelType::Memory: return QColor(0xab, 0x63, 0xfa);
+    case KernelType::Other: break;
+    }
+    return QColor(0xff, 0xa1, 0x5a);
+}
+
+QColor kernelTypeSlice(const QString& label)
+{
+    // Overlap slices mix the colours of the two types, so a reader can still tell their parts.
+    const QStringList parts = label.split(QStringLiteral(" overlapping "));
+    if (parts.size() == 2)
+        return blend(kernelType(typeFromLabel(parts[0])), kernelType(typeFromLabel(parts[1])));
+    return kernelType(typeFromLabel(label));
+}
+
+QColor idleCategory(IdleCategory category)
+{
+    // Shades of the temporal breakdown's idle blue: every idle cause is still "idle".
+    switch (category) {
+    case IdleCategory::HostWait: return idleTime();
+    case IdleCategory::KernelWait: return QColor(0x19, 0xd3, 0xf3);
+    case IdleCategory::Other: break;
+    }
+    return QColor(0xa4, 0xa9, 0xc8);
+}
+
+QColor overlap() { return kernelTypeSlice(QStringLiteral("COMPUTATION overlapping COMMUNICATION")); }
+QColor selectionBand() { return QColor(255, 200, 0, 55); }
+QColor selectionOutline() { return QColor(215, 140, 0); }
+QColor boxFill() { return QColor(0x63, 0x6e, 0xfa, 90); }
+
+} // namespace kscope::palette

@@ -1,0 +1,26 @@
+#pragma once
+
+#include "analysis/idletime.h"
+#include "analysis/kerneltype.h"
+
+#include <QColor>
+#include <QString>
+
+namespace kscope::palette {
+
+// One colour per category, shared by every panel, so "compute" looks the same in the temporal
+// breakdown, the kernel-type chart and the legend. Hues follow HTA's plotly charts where users
+// already know them (idle blue, compute red, non-compute green).
+QColor idleTime();
+QColor computeTime();
+QColor nonComputeTime();
+QColor kernelType(KernelType type);
+// A kernel-type slice label as the analysis writes it: "COMPUTATION" or "A overlapping B".
+QColor kernelTypeSlice(const QString& label);
+QColor idleCategory(IdleCategory category);
+QColor overlap();
+QColor selectionBand();
+QColor selectionOutline();
+QColor boxFill();
+
+} // namespace kscope::palette

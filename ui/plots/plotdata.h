@@ -1,0 +1,71 @@
+#pragma once
+
+// What a chart draws, in display units, built by the plot adapters from analysis results. The
+// drawing code only maps these onto QCustomPlot items; it never sums, bins or takes quantiles.
+
+#include <QColor>
+#include <QString>
+#include <QStringList>
+#include <QVector>
+
+namespace kscope {
+
+struct BarSeries {
+    QString name;
+    QColor color;
+    QVector<double> values;  // one per key
+};
+
+// Stacked bars (one series) or stacked segments (several series) at integer keys.
+struct BarChartData {
+    QString title;
+    QString keyLabel;
+    QString valueLabel;
+    QVector<double> keys;     // ascending
+    QVector<int> ids;         // what a click on each key selects (rank, stream); -1 = nothing
+    QStringList keyLabels;    // tick text per key; empty = numeric ticks on the keys
+    QStringList tooltips;     // per key, exact values
+    QVector<BarSeries> series;
+    bool horizontal = false;  // keys on the vertical axis (long category names)
+    bool percent = false;     // value axis 0..100 %
+    bool colorPerKey = false; // one series, but each key coloured by keyColors
+    QVector<QColor> keyColors;
+    QString message;          // shown instead of bars when there is nothing to draw
+    QString footnote;         // under the axes: what the chart leaves out
+};
+
+struct BoxItem {
+    double key = 0;
+    int id = -1;  // rank
+    double whiskerLow = 0, q1 = 0, median = 0, q3 = 0, whiskerHigh = 0;
+    QVector<double> outliers;
+    QString tooltip;
+};
+
+struct BoxChartData {
+    QString title;
+    QString keyLabel;
+    QString valueLabel;
+    QVector<BoxItem> boxes;  // ascending key
+    QString message;
+    QString footnote;
+};
+
+struct HistogramSeries {
+    QString name;
+    QColor color;
+    QVector<double> counts;  // one per bin
+};
+
+struct HistogramData {
+    QString title;
+    QString keyLabel;
+    QString valueLabel;
+    QVector<double> edges;  // bins + 1
+    QVector<HistogramSeries> series;
+    bool logKeys = false;
+    QString footnote;
+    QString message;
+};
+
+} // namespace kscope

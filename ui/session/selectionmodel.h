@@ -1,0 +1,55 @@
+#pragma once
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+namespace kscope {
+
+// A span of trace time in nanoseconds since the run's earliest event; empty = the whole run.
+struct TimeRange {
+    qint64 beginNs = 0;
+    qint64 endNs = 0;
+    bool isEmpty() const { return endNs <= beginNs; }
+    bool operator==(const TimeRange&) const = default;
+};
+
+// The drill-down state every view follows: selected rank(s), kernel, step and time range. The
+// run session owns it; views write it on clicks and redraw on its signals.
+class SelectionModel : public QObject {
+    Q_OBJECT
+public:
+    explicit SelectionModel(QObject* parent = nullptr);
+
+    QList<int> ranks() const { return m_ranks; }
+    int rank() const { return m_ranks.isEmpty() ? -1 : m_ranks.front(); }  // the one clicked last
+    quint32 kernel() const { return m_kernel; }  // run-wide StringId value, 0 = none
+    QString kernelName() const { return m_kernelName; }
+    int step() const { return m_step; }  // -1 = every step
+    TimeRange timeRange() const { return m_timeRange; }
+
+    void setRanks(const QList<int>& ranks);
+    void setRank(int rank) { setRanks(rank < 0 ? QList<int>{} : QList<int>{rank}); }
+    // A click on a rank: alone it selects that rank; additive (Ctrl) adds or removes it, so several
+    // ranks can be compared (the kernels table shows them all; single-rank views the newest).
+    void clickRank(int rank, bool additive);
+    void setKernel(quint32 kernel, const QString& name);
+    void setStep(int step);
+    void setTimeRange(const TimeRange& range);
+    void clear();  // a new run: nothing of the old one is valid
+
+signals:
+    void ranksChanged();
+    void kernelChanged();
+    void stepChanged();
+    void timeRangeChanged();
+
+private:
+    QList<int> m_ranks;
+    quint32 m_kernel = 0;
+    QString m_kernelName;
+    int m_step = -1;
+    TimeRange m_timeRange;
+};
+
+} // namespace kscope

@@ -1,0 +1,590 @@
+#include "shell/mainwindow.h"
+
+#include "common/filewriting.h"
+#include "common/format.h"
+#include "plots/chartview.h"
+#include "session/runsession.h"
+#include "shell/loadcontroller.h"
+#include "shell/loadprogresswidget.h"
+#include "views/analysisview.h"
+#include "views/viewspec.h"
+
+#include "analysis/importissues.h"
+#include "model/trace.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QIcon>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QToolBar>
+
+#include <set>
+
+namespace kscope {
+
+namespace {
+constexpr int kMaxRecent = 8;
+constexpr int kLayoutVersion = 2;  // bump when the default dock layout changes
+const QString kRecentKey = QStringLiteral("recentRuns");
+constexpr int kMultipleRanks = -2;  // the rank selector's entry for a Ctrl+click selection
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), m_session(new RunSession(this)), m_loader(new LoadController(this)),
+      m_progress(new LoadProgressWidget(this))
+{
+    setWindowIcon(QIcon(QStringLiteral(":/kinetoscope/kinetoscope.svg")));
+    setAcceptDrops(true);
+    setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
+    m_loader->setHtaCompat(m_session->htaCompat());
+    createBanner();
+    createViews();
+    createActions();
+    createToolBar();
+    statusBar()->addPermanentWidget(m_progress);
+    m_progress->hide();
+
+    connect(m_loader, &LoadController::started, this, [this](const QString& path) {
+        m_progress->begin(path);
+        m_progress->show();
+    });
+    connect(m_loader, &LoadController::progress, m_progress, &LoadProgressWidget::showStatus);
+    connect(m_progress, &LoadProgressWidget::cancelRequested, m_loader, &LoadController::cancel);
+    connect(m_loader, &LoadController::cancelled, this, [this](const QString& path) {
+        m_progress->hide();
+        showStatus(tr("Loading %1 cancelled; %2").arg(QDir::toNativeSeparators(path),
+                                                       run() ? tr("the previous run stays open") : tr("no run open")),
+                   8000);
+    });
+    connect(m_loader, &LoadController::finished, this,
+            [this](std::shared_ptr<const Run> run, const QString& path) { setRun(std::move(run), path); });
+    connect(m_session, &RunSession::htaCompatChanged, this, [this](bool on) {
+        m_loader->setHtaCompat(on);
+        if (!m_session->runPath().isEmpty())
+            openRun(m_session->runPath());
+    });
+    connect(m_session->selection(), &SelectionModel::ranksChanged, this, &MainWindow::showSelectedRanks);
+    connect(m_session->selection(), &SelectionModel::stepChanged, this, [this] {
+        const int index = m_stepBox->findData(m_session->selection()->step());
+        m_stepBox->setCurrentIndex(std::max(index, 0));
+        const int step = m_session->selection()->step();
+        if (step >= 0 && run())
+            showStatus(tr("Showing ProfilerStep #%1 only; choose \"All steps\" for the whole run").arg(step));
+    });
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget*, QWidget* now) {
+        for (QWidget* w = now; w; w = w->parentWidget())
+            if (qobject_cast<AnalysisView*>(w)) {
+                m_lastView = w;
+                return;
+            }
+    });
+    updateTitle();
+    resize(1280, 800);
+    restoreLayout();
+}
+
+MainWindow::~MainWindow() = default;
+
+QString MainWindow::sampleRunPath()
+{
+    // Installed: <prefix>/share/kinetoscope/sample-run beside <prefix>/bin; else the source tree.
+    const QString installed = QCoreApplication::applicationDirPath() + QStringLiteral("/../share/kinetoscope/sample-run");
+    if (QFileInfo::exists(installed))
+        return QDir::cleanPath(installed);
+    return QStringLiteral(KSCOPE_SAMPLE_RUN_DIR);
+}
+
+std::shared_ptr<const Run> MainWindow::run() const { return m_session->run(); }
+
+AnalysisView* MainWindow::view(const QString& id) const
+{
+    for (AnalysisView* v : m_views)
+        if (v->id() == id)
+            return v;
+    return nullptr;
+}
+
+void MainWindow::createViews()
+{
+    // One dock per registered view, placed as its spec says: run facts and per-rank charts on
+    // the left, the kernel breakdown top right, the drill-down targets tabbed under it.
+    for (const ViewSpec& spec : viewRegistry()) {
+        AnalysisView* view = spec.create(spec, m_session, nullptr);
+        auto* dock = new QDockWidget(view->title(), this);
+        dock->setObjectName(QString::fromLatin1(spec.dockObjectName));
+        dock->setWidget(view);
+        dock->setFeatures(QDockWidget::DockWidgetClosable | QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+        m_views.push_back(view);
+        m_docks.insert(spec.id, dock);
+        connect(view, &AnalysisView::rankClicked, this, [this, view] { raiseDrillTargets(view, true); });
+        connect(view, &AnalysisView::kernelPicked, this, [this, view] { raiseDrillTargets(view, false); });
+    }
+    for (const ViewSpec& spec : viewRegistry())
+        if (!m_docks.contains(spec.tabWith))
+            addDockWidget(spec.area, m_docks.value(spec.id));
+    for (const ViewSpec& spec : viewRegistry())
+        if (QDockWidget* host = m_docks.value(spec.tabWith))
+            tabifyDockWidget(host, m_docks.value(spec.id));
+    for (const ViewSpec& spec : viewRegistry())
+        if (spec.raised)
+            m_docks.value(spec.id)->raise();
+    const auto docks = [this](std::initializer_list<const char*> ids) {
+        QList<QDockWidget*> list;
+        for (const char* id : ids)
+            if (QDockWidget* d = m_docks.value(QString::fromLatin1(id)))
+                list << d;
+        return list;
+    };
+    resizeDocks(docks({"overview", "temporal"}), {290, 410}, Qt::Vertical);
+    resizeDocks(docks({"kernels", "idle"}), {350, 350}, Qt::Vertical);
+    resizeDocks(docks({"overview", "kernels"}), {540, 740}, Qt::Horizontal);
+}
+
+void MainWindow::raiseDrillTargets(AnalysisView* source, bool rank)
+{
+    QDockWidget* sourceDock = m_docks.value(source->id());
+    for (AnalysisView* target : std::as_const(m_views)) {
+        const ViewSpec& spec = target->spec();
+        if (target == source || !(rank ? spec.raiseOnRankClick : spec.raiseOnKernelPick))
+            continue;
+        QDockWidget* dock = m_docks.value(spec.id);
+        // Raising a tab that shares the source's stack would hide what was just clicked.
+        if (dock->isFloating() || tabifiedDockWidgets(sourceDock).contains(dock))
+            continue;
+        dock->raise();
+    }
+}
+
+void MainWindow::createBanner()
+{
+    // The banner: one line about import problems, hidden when there are none.
+    m_bannerBar = new QToolBar(tr("Import issues banner"), this);
+    m_bannerBar->setObjectName(QStringLiteral("bannerBar"));
+    m_bannerBar->setMovable(false);
+    m_banner = new QLabel(m_bannerBar);
+    m_banner->setStyleSheet(QStringLiteral("QLabel { background: #fff4ce; color: #5c4400; padding: 3px 8px; }"));
+    m_banner->setTextFormat(Qt::RichText);
+    connect(m_banner, &QLabel::linkActivated, this, [this] {
+        if (QDockWidget* issues = m_docks.value(QStringLiteral("issues"))) {
+            issues->show();
+            issues->raise();
+        }
+    });
+    m_bannerBar->addWidget(m_banner);
+    addToolBar(Qt::TopToolBarArea, m_bannerBar);
+    m_bannerBar->hide();
+}
+
+void MainWindow::createActions()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    QAction* open = file->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("&Open Run Folder…"), this,
+                                    &MainWindow::openFolderDialog);
+    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("Open Trace &File…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open Trace File"), QString(),
+                                                          tr("Kineto traces (*.json *.json.gz);;All files (*)"));
+        if (!path.isEmpty())
+            openRun(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("Open &Sample Run"), this, &MainWindow::openSampleRun);
+    file->addSeparator();
+    file->addAction(tr("Export &Chart as PNG/PDF…"), this, &MainWindow::exportChartDialog)->setShortcut(QKeySequence(tr("Ctrl+E")));
+    file->addAction(tr("Export &Table as CSV…"), this, &MainWindow::exportTableDialog);
+    file->addAction(tr("Export &All…"), this, &MainWindow::exportAllDialog);
+    file->addSeparator();
+    QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+
+    m_viewMenu = menuBar()->addMenu(tr("&View"));
+    for (const ViewSpec& spec : viewRegistry())
+        m_viewMenu->addAction(m_docks.value(spec.id)->toggleViewAction());
+    m_viewMenu->addSeparator();
+    QAction* htaCompat = m_viewMenu->addAction(tr("&HTA-Compatible Numbers"));
+    htaCompat->setCheckable(true);
+    htaCompat->setToolTip(tr("Reproduce HTA exactly: microsecond rounding, its percentages and quirks (reloads the run)"));
+    htaCompat->setChecked(m_session->htaCompat());
+    connect(htaCompat, &QAction::toggled, m_session, &RunSession::setHtaCompat);
+    m_viewMenu->addAction(tr("Reset &Layout"), this, [this] {
+        for (QDockWidget* dock : std::as_const(m_docks)) {
+            dock->setFloating(false);
+            dock->show();
+        }
+    });
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About Kinetoscope"), this, &MainWindow::about);
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::createToolBar()
+{
+    QToolBar* bar = new QToolBar(tr("Selection"), this);
+    bar->setObjectName(QStringLiteral("selectionBar"));
+    bar->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open…"), this, &MainWindow::openFolderDialog);
+    bar->addSeparator();
+    bar->addWidget(new QLabel(tr(" Rank: "), bar));
+    m_rankBox = new QComboBox(bar);
+    m_rankBox->setMinimumContentsLength(8);
+    m_rankBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_rankBox->setToolTip(tr("The rank the idle-time view and the kernels table show (Ctrl+click in a chart adds ranks)"));
+    bar->addWidget(m_rankBox);
+    bar->addWidget(new QLabel(tr("  Step: "), bar));
+    m_stepBox = new QComboBox(bar);
+    m_stepBox->setMinimumContentsLength(8);
+    m_stepBox->setToolTip(tr("Narrow every view to one ProfilerStep (GPU work counts in the step that launched it)"));
+    bar->addWidget(m_stepBox);
+    addToolBar(Qt::TopToolBarArea, bar);
+    insertToolBarBreak(m_bannerBar);
+
+    connect(m_rankBox, &QComboBox::activated, this, [this](int index) {
+        const int rank = m_rankBox->itemData(index).toInt();
+        if (rank == kMultipleRanks)
+            return;
+        m_session->selection()->setRank(rank);
+        for (AnalysisView* v : std::as_const(m_views))
+            if (v->spec().raiseOnRankClick)
+                m_docks.value(v->id())->raise();
+    });
+    connect(m_stepBox, &QComboBox::activated, this,
+            [this](int index) { m_session->selection()->setStep(m_stepBox->itemData(index).toInt()); });
+    updateSelectors();
+}
+
+void MainWindow::showSelectedRanks()
+{
+    const QList<int> ranks = m_session->selection()->ranks();
+    const int multi = m_rankBox->findData(kMultipleRanks);
+    if (multi >= 0)
+        m_rankBox->removeItem(multi);
+    if (ranks.size() > 1) {
+        QStringList names;
+        for (int r : ranks)
+            names << QString::number(r);
+        m_rankBox->addItem(names.join(QStringLiteral(", ")), kMultipleRanks);
+        m_rankBox->setCurrentIndex(m_rankBox->count() - 1);
+        return;
+    }
+    m_rankBox->setCurrentIndex(std::max(m_rankBox->findData(m_session->selection()->rank()), 0));
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings settings;
+    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
+    restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
+    m_bannerBar->setVisible(!bannerText().isEmpty());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_loader->cancel();
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    settings.setValue(QStringLiteral("window/state"), saveState(kLayoutVersion));
+    QMainWindow::closeEvent(event);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (!urls.isEmpty() && urls.front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    if (urls.isEmpty() || !urls.front().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    openRun(urls.front().toLocalFile());
+}
+
+void MainWindow::openRun(const QString& path)
+{
+    showStatus(tr("Loading %1…").arg(QDir::toNativeSeparators(path)), 0);
+    m_loader->start(path);
+}
+
+void MainWindow::openSampleRun() { openRun(sampleRunPath()); }
+
+bool MainWindow::isBusy() const
+{
+    if (m_loader->isLoading() || m_session->isBusy())
+        return true;
+    for (const AnalysisView* v : m_views)
+        if (v->isBusy())
+            return true;
+    return false;
+}
+
+QString MainWindow::bannerText() const
+{
+    const auto run = m_session->run();
+    if (!run)
+        return {};
+    if (run->ranks.empty()) {
+        const QString why = run->errors.empty() ? tr("no trace files (*.json, *.json.gz) found")
+                                                : fmt::qstr(run->errors.front().message);
+        return tr("No usable rank in %1: %2").arg(QDir::toNativeSeparators(fmt::qstr(run->folder.string())), why);
+    }
+    const ImportIssueCounts counts = countImportIssues(*run);
+    QStringList parts;
+    if (counts.errors + counts.partial > 0)
+        parts << tr("%1 could not be read fully").arg(fmt::count(counts.errors + counts.partial, "file", "files"));
+    if (counts.badEventRanks > 0)
+        parts << tr("%1 had bad events").arg(fmt::count(counts.badEventRanks, "rank", "ranks"));
+    if (counts.warnings > 0)
+        parts << fmt::count(counts.warnings, "warning", "warnings");
+    if (parts.isEmpty())
+        return {};
+    return parts.join(QStringLiteral("; ")) + tr(" — see Import issues");
+}
+
+void MainWindow::updateBanner()
+{
+    const QString banner = bannerText();
+    m_banner->setText(banner.isEmpty() ? QString()
+                                       : QStringLiteral("⚠ %1 &nbsp;<a href=\"#issues\">Show</a>").arg(banner.toHtmlEscaped()));
+    m_bannerBar->setVisible(!banner.isEmpty());
+}
+
+void MainWindow::setRun(std::shared_ptr<const Run> run, const QString& path)
+{
+    m_progress->hide();
+    m_session->setRun(run, path);
+    updateSelectors();
+    showSelectedRanks();
+    updateTitle();
+    updateBanner();
+    QDockWidget* issues = m_docks.value(QStringLiteral("issues"));
+    if (issues && (!run->errors.empty() || run->ranks.empty())) {
+        issues->show();
+        issues->raise();
+    }
+    const QString ranks = fmt::count(qint64(run->ranks.size()), "rank", "ranks");
+    if (run->ranks.empty())
+        showStatus(bannerText(), 0);
+    else if (isSampleRun(path))
+        showStatus(tr("Opened the bundled sample run (%1, synthetic). Open your own with Ctrl+O or drop a folder.").arg(ranks), 0);
+    else
+        showStatus(tr("Opened %1: %2").arg(QDir::toNativeSeparators(path), ranks));
+    if (!isSampleRun(path) && !run->ranks.empty())
+        addRecent(path);
+    emit runChanged();
+}
+
+void MainWindow::showStatus(const QString& message, int timeoutMs)
+{
+    statusBar()->showMessage(message, timeoutMs);
+    emit statusShown(message);
+}
+
+bool MainWindow::isSampleRun(const QString& path) const
+{
+    return QFileInfo(path).canonicalFilePath() == QFileInfo(sampleRunPath()).canonicalFilePath();
+}
+
+void MainWindow::updateSelectors()
+{
+    m_rankBox->clear();
+    m_stepBox->clear();
+    m_rankBox->addItem(tr("(none)"), -1);
+    m_stepBox->addItem(tr("All steps"), -1);
+    const auto run = m_session->run();
+    if (!run)
+        return;
+    std::set<int> steps;
+    for (const RankTrace& rank : run->ranks) {
+        m_rankBox->addItem(QString::number(rank.rank), rank.rank);
+        for (const ProfilerStep& step : rank.steps)
+            steps.insert(step.number);
+    }
+    for (int step : steps)
+        m_stepBox->addItem(QString::number(step), step);
+    m_stepBox->setCurrentIndex(std::max(m_stepBox->findData(m_session->selection()->step()), 0));
+}
+
+void MainWindow::updateTitle()
+{
+    const auto run = m_session->run();
+    if (!run) {
+        setWindowTitle(tr("Kinetoscope"));
+        return;
+    }
+    const QString path = m_session->runPath();
+    const QString name = isSampleRun(path) ? tr("bundled sample run") : QFileInfo(path).fileName();
+    setWindowTitle(run->htaCompat ? tr("%1 [HTA-compatible] — Kinetoscope").arg(name) : tr("%1 — Kinetoscope").arg(name));
+    setWindowFilePath(path);
+}
+
+void MainWindow::addRecent(const QString& path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(kRecentKey).toStringList();
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(absolute);
+    recent.prepend(absolute);
+    while (recent.size() > kMaxRecent)
+        recent.removeLast();
+    settings.setValue(kRecentKey, recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(kRecentKey).toStringList();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QDir::toNativeSeparators(path), this, [this, path] { openRun(path); });
+    if (recent.isEmpty())
+        m_recentMenu->addAction(tr("(empty)"))->setEnabled(false);
+    else {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear List"), this, [this] {
+            QSettings().remove(kRecentKey);
+            rebuildRecentMenu();
+        });
+    }
+}
+
+void MainWindow::openFolderDialog()
+{
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Open Run Folder"));
+    if (!folder.isEmpty())
+        openRun(folder);
+}
+
+ChartView* MainWindow::currentChart() const
+{
+    if (auto* v = qobject_cast<AnalysisView*>(m_lastView.data()))
+        for (ChartView* chart : v->charts())
+            if (chart->hasFocus() || v->charts().size() == 1)
+                return chart;
+    const AnalysisView* temporal = view(QStringLiteral("temporal"));
+    return temporal ? temporal->charts().value(0) : nullptr;
+}
+
+void MainWindow::exportChartDialog()
+{
+    QStringList names;
+    QList<ChartView*> charts;
+    for (AnalysisView* v : std::as_const(m_views))
+        for (ChartView* chart : v->charts()) {
+            names << tr("%1: %2").arg(v->title(), chart->title().isEmpty() ? chart->exportName() : chart->title());
+            charts << chart;
+        }
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(this, tr("Export Chart"), tr("Chart:"), names,
+                                                 std::max<int>(0, charts.indexOf(currentChart())), false, &ok);
+    if (!ok)
+        return;
+    ChartView* chart = charts.value(names.indexOf(choice));
+    QString filter = tr("PNG image (*.png)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), chart->exportName() + QStringLiteral(".png"),
+                                                      tr("PNG image (*.png);;PDF (*.pdf)"), &filter);
+    if (path.isEmpty())
+        return;
+    if (chart->exportImage(path))
+        showStatus(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
+    else
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(path));
+}
+
+void MainWindow::exportTableDialog()
+{
+    QStringList names;
+    QList<TableExport> tables;
+    for (AnalysisView* v : std::as_const(m_views))
+        for (const TableExport& table : v->tables()) {
+            names << tr("%1: %2").arg(v->title(), table.name);
+            tables << table;
+        }
+    if (tables.isEmpty()) {
+        QMessageBox::information(this, tr("Export Table"), tr("No table to export yet: open a run first."));
+        return;
+    }
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(this, tr("Export Table as CSV"), tr("Table (all rows):"), names, 0, false, &ok);
+    if (!ok)
+        return;
+    const TableExport& table = tables[names.indexOf(choice)];
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), table.name + QStringLiteral(".csv"),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (writeCsvFile(table.table, path, &error))
+        showStatus(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(path), fmt::count(qint64(table.table.rows.size()), "row", "rows")));
+    else
+        QMessageBox::warning(this, tr("Export Table"), tr("Could not write %1").arg(error));
+}
+
+QStringList MainWindow::exportAll(const QString& folder)
+{
+    QStringList written;
+    const QDir dir(folder);
+    if (!dir.exists())
+        return written;
+    // What is exported is what the views show once every result is in: wait for them.
+    QElapsedTimer clock;
+    clock.start();
+    while (isBusy() && clock.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    for (AnalysisView* v : std::as_const(m_views)) {
+        if (!v->isCurrent())
+            continue;
+        for (ChartView* chart : v->charts()) {
+            const QString path = dir.filePath(chart->exportName() + QStringLiteral(".png"));
+            if (chart->exportImage(path, std::max(chart->width(), 900), std::max(chart->height(), 500)))
+                written << path;
+        }
+        for (const TableExport& table : v->tables()) {
+            const QString path = dir.filePath(table.name + QStringLiteral(".csv"));
+            if (writeCsvFile(table.table, path))
+                written << path;
+        }
+    }
+    return written;
+}
+
+void MainWindow::exportAllDialog()
+{
+    if (!run()) {
+        QMessageBox::information(this, tr("Export All"), tr("Open a run first."));
+        return;
+    }
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export All Charts and Tables Into"));
+    if (folder.isEmpty())
+        return;
+    const QStringList written = exportAll(folder);
+    showStatus(tr("Wrote %1 into %2").arg(fmt::count(written.size(), "file", "files"), QDir::toNativeSeparators(folder)));
+}
+
+void MainWindow::about()
+{
+    QMessageBox::about(this, tr("About Kinetoscope"),
+                       tr("<h3>Kinetoscope %1</h3><p>Analyses PyTorch profiler (Kineto) traces of distributed "
+                          "training runs: temporal, kernel, idle-time and overlap breakdowns per rank, with "
+                          "HTA's definitions.</p><p>Drop a run folder on the window or use File ▸ Open Run Folder.</p>"
+                          "<p>Qt %2</p>")
+                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+} // namespace kscope

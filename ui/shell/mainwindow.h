@@ -1,0 +1,96 @@
+#pragma once
+
+#include <QHash>
+#include <QMainWindow>
+#include <QPointer>
+
+#include <memory>
+
+class QComboBox;
+class QDockWidget;
+class QLabel;
+class QMenu;
+class QToolBar;
+
+namespace kscope {
+
+struct Run;
+class AnalysisView;
+class ChartView;
+class LoadController;
+class LoadProgressWidget;
+class RunSession;
+
+// The application frame: menus, toolbar selectors, one dock per registered view (views/viewspec.h),
+// the import-issues banner, background loading with progress and Cancel, drag and drop, saved
+// layout. What is shown lives in the RunSession; this class only arranges and routes.
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openRun(const QString& path);
+    void openSampleRun();
+    static QString sampleRunPath();
+
+    RunSession* session() const { return m_session; }
+    std::shared_ptr<const Run> run() const;
+    bool isBusy() const;  // loading, slicing, or some view still waiting for a result
+    LoadController* loader() const { return m_loader; }
+    QList<AnalysisView*> views() const { return m_views; }
+    AnalysisView* view(const QString& id) const;
+    QDockWidget* dock(const QString& id) const { return m_docks.value(id); }
+    QString bannerText() const;
+
+    // File > Export All without dialogs: every chart as PNG and every table as CSV of the views
+    // that show the current run, mode and step. Returns the files written.
+    QStringList exportAll(const QString& folder);
+
+signals:
+    void runChanged();
+    void statusShown(const QString& message);  // every status-bar message (tests read them)
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void createViews();
+    void createBanner();
+    void createActions();
+    void createToolBar();
+    void restoreLayout();
+    void setRun(std::shared_ptr<const Run> run, const QString& path);
+    void updateSelectors();
+    void showSelectedRanks();
+    void updateTitle();
+    void updateBanner();
+    void raiseDrillTargets(AnalysisView* source, bool rank);
+    void showStatus(const QString& message, int timeoutMs = 10000);
+    void addRecent(const QString& path);
+    void rebuildRecentMenu();
+    void openFolderDialog();
+    void exportChartDialog();
+    void exportTableDialog();
+    void exportAllDialog();
+    void about();
+    ChartView* currentChart() const;
+    bool isSampleRun(const QString& path) const;
+
+    RunSession* m_session;
+    LoadController* m_loader;
+    LoadProgressWidget* m_progress;
+    QList<AnalysisView*> m_views;
+    QHash<QString, QDockWidget*> m_docks;  // by view id
+    QMenu* m_viewMenu = nullptr;
+    QMenu* m_recentMenu = nullptr;
+    QToolBar* m_bannerBar = nullptr;
+    QLabel* m_banner = nullptr;
+    QComboBox* m_rankBox = nullptr;
+    QComboBox* m_stepBox = nullptr;
+    QPointer<QWidget> m_lastView;  // the view last clicked: File > Export Chart preselects it
+};
+
+} // namespace kscope

@@ -1,0 +1,158 @@
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+
+#include "model/trace.h"
+
+#include <QGuiApplication>
+
+namespace kscope {
+
+AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+    : QWidget(parent), m_spec(spec), m_session(session)
+{
+    connect(session, &RunSession::sliceChanged, this, &AnalysisView::refresh);
+    connect(session, &RunSession::optionsChanged, this, [this](const QString& view) {
+        if (view == id())
+            refresh();
+    });
+    connect(session, &RunSession::resultReady, this, [this](const QString& key) {
+        if (m_waitingFor.contains(key))
+            tryPresent();
+    });
+    SelectionModel* sel = session->selection();
+    connect(sel, &SelectionModel::ranksChanged, this, [this] {
+        if (m_spec.follows & Follows::Ranks)
+            refresh();
+        else if (isCurrent())
+            highlightSelection();
+    });
+    connect(sel, &SelectionModel::kernelChanged, this, [this] {
+        if (m_spec.follows & Follows::Kernel)
+            refresh();
+        else if (isCurrent())
+            highlightSelection();
+    });
+}
+
+QString AnalysisView::title() const { return tr(m_spec.title); }
+
+bool AnalysisView::isCurrent() const
+{
+    return m_current && m_presentedGeneration == m_session->sliceGeneration();
+}
+
+QList<TableExport> AnalysisView::tables() const { return isCurrent() ? currentTables() : QList<TableExport>{}; }
+
+void AnalysisView::addChart(ChartView* chart) { m_charts.push_back(chart); }
+void AnalysisView::addTableView(ResultTableView* table) { m_tableViews.push_back(table); }
+
+void AnalysisView::refresh()
+{
+    m_current = false;
+    m_waitingFor.clear();
+    const auto run = m_session->run();
+    if (!run) {
+        finishWith(tr("No run loaded. Use File ▸ Open Run Folder or drop a folder here."));
+        return;
+    }
+    if (run->ranks.empty()) {
+        QString why = run->errors.empty() ? tr("no trace file found") : fmt::qstr(run->errors.front().message);
+        finishWith(tr("No usable rank in %1: %2").arg(fmt::qstr(run->folder.filename().string()), why));
+        return;
+    }
+    tryPresent();
+}
+
+void AnalysisView::tryPresent()
+{
+    if (!m_session->slice()) {
+        showMessage(tr("Computing…"));
+        m_showingComputing = true;
+        return;
+    }
+    const QList<AnalysisRequest> wanted = requests();
+    ResultSet results;
+    QStringList missing;
+    for (const AnalysisRequest& request : wanted) {
+        if (AnyResult result = m_session->request(request))
+            results.insert(request.key, std::move(result));
+        else
+            missing.push_back(request.key);
+    }
+    m_waitingFor = missing;
+    if (!missing.isEmpty()) {
+        if (!m_showingComputing)
+            showMessage(tr("Computing…"));
+        m_showingComputing = true;
+        return;
+    }
+    m_showingComputing = false;
+    present(results);
+    m_current = true;
+    m_presentedGeneration = m_session->sliceGeneration();
+    emit presented();
+}
+
+void AnalysisView::finishWith(const QString& message)
+{
+    m_showingComputing = false;
+    showMessage(message);
+    m_current = true;
+    m_presentedGeneration = m_session->sliceGeneration();
+    emit presented();
+}
+
+void AnalysisView::showMessage(const QString& message)
+{
+    for (ChartView* chart : std::as_const(m_charts))
+        chart->showOnlyMessage(message);
+    for (ResultTableView* table : std::as_const(m_tableViews))
+        table->resultModel()->clear();
+}
+
+void AnalysisView::clickRank(int rank)
+{
+    selection()->clickRank(rank, QGuiApplication::keyboardModifiers() & Qt::ControlModifier);
+    emit rankClicked(rank);
+}
+
+void AnalysisView::pickKernel(quint32 kernel, const QString& name)
+{
+    selection()->setKernel(kernel, name);
+    emit kernelPicked(kernel);
+}
+
+QString AnalysisView::failedRanksNote() const
+{
+    const auto run = m_session->run();
+    if (!run)
+        return {};
+    QStringList failed;
+    for (const LoadError& e : run->errors)
+        if (!e.partial && e.kind != LoadErrorKind::Cancelled)
+            failed << fmt::qstr(e.file.filename().string());
+    if (failed.isEmpty())
+        return {};
+    return tr("Not shown: %1 could not be read (see Import issues)").arg(failed.join(QStringLiteral(", ")));
+}
+
+QString AnalysisView::option(const QString& name, const QVariant& fallback) const
+{
+    return m_session->option(id(), name, fallback).toString();
+}
+
+double AnalysisView::numberOption(const QString& name, double fallback) const
+{
+    return m_session->option(id(), name, fallback).toDouble();
+}
+
+bool AnalysisView::boolOption(const QString& name, bool fallback) const
+{
+    return m_session->option(id(), name, fallback).toBool();
+}
+
+} // namespace kscope

@@ -1,0 +1,114 @@
+#pragma once
+
+#include "session/runsession.h"
+#include "views/viewspec.h"
+
+#include "analysis/resulttable.h"
+
+#include <QHash>
+#include <QList>
+#include <QWidget>
+
+namespace kscope {
+
+class ChartView;
+class ResultTableView;
+
+// The results a view asked for, all of the session's current slice.
+class ResultSet {
+public:
+    void insert(const QString& key, AnyResult result) { m_results.insert(key, std::move(result)); }
+    template <typename Result>
+    const Result& get(const QString& key) const
+    {
+        return *static_cast<const Result*>(m_results.value(key).get());
+    }
+    template <typename Result>
+    std::shared_ptr<const Result> share(const QString& key) const
+    {
+        return std::static_pointer_cast<const Result>(m_results.value(key));
+    }
+    bool isEmpty() const { return m_results.isEmpty(); }
+
+private:
+    QHash<QString, AnyResult> m_results;
+};
+
+// A table a view exports: its file stem and the rows (Export All, File > Export Table).
+struct TableExport {
+    QString name;
+    Table table;
+};
+
+// A dock's content. The life cycle every view shares lives here: on a new run, mode, step or
+// option (and the selection changes its spec follows) it asks the session for its requests();
+// while any is missing every chart and table says "Computing…"; when all are there, present()
+// draws them. A view keeps nothing between two presentations, so it cannot show numbers of
+// another run, mode or step; tables() is empty unless what is on screen is current.
+class AnalysisView : public QWidget {
+    Q_OBJECT
+public:
+    AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* parent);
+
+    const ViewSpec& spec() const { return m_spec; }
+    QString id() const { return m_spec.id; }
+    QString title() const;
+    RunSession* session() const { return m_session; }
+    // Showing the results of the session's current slice and options (or a final message).
+    bool isCurrent() const;
+    bool isBusy() const { return !isCurrent(); }
+    quint64 presentedGeneration() const { return m_presentedGeneration; }
+    QList<ChartView*> charts() const { return m_charts; }
+    QList<ResultTableView*> tableViews() const { return m_tableViews; }
+    // The tables behind what is on screen (the CLI's columns); empty unless current.
+    QList<TableExport> tables() const;
+
+public slots:
+    void refresh();
+
+signals:
+    void presented();                   // a result (or a final message) reached the screen
+    void rankClicked(int rank);         // the user picked a rank here (the window raises drill targets)
+    void kernelPicked(quint32 kernel);  // the user picked a kernel here
+
+protected:
+    // What this view needs for the session's current state; may depend on results already cached
+    // (a drill-down's second step), so it is asked again whenever one arrives.
+    virtual QList<AnalysisRequest> requests() const = 0;
+    virtual void present(const ResultSet& results) = 0;
+    // Every chart and table shows the message instead of a result.
+    virtual void showMessage(const QString& message);
+    // A selection change this view does not recompute for: re-highlight only.
+    virtual void highlightSelection() {}
+    virtual QList<TableExport> currentTables() const { return {}; }
+
+    void addChart(ChartView* chart);
+    void addTableView(ResultTableView* table);
+    // Selection writes from clicks: the session's selection, plus the drill signal.
+    void clickRank(int rank);
+    void pickKernel(quint32 kernel, const QString& name);
+    SelectionModel* selection() const { return m_session->selection(); }
+    // The slice the presented results belong to (valid in present()).
+    const Run& slice() const { return *m_session->slice(); }
+    // "Not shown: rank3.json (truncated ...)": for per-rank charts, the ranks that failed to load.
+    QString failedRanksNote() const;
+    QString option(const QString& name, const QVariant& fallback) const;
+    double numberOption(const QString& name, double fallback) const;
+    bool boolOption(const QString& name, bool fallback) const;
+    void setOption(const QString& name, const QVariant& value) { m_session->setOption(id(), name, value); }
+
+private:
+    void tryPresent();
+    void finishWith(const QString& message);
+
+    const ViewSpec& m_spec;
+    RunSession* m_session;
+    QList<ChartView*> m_charts;
+    QList<ResultTableView*> m_tableViews;
+    QStringList m_waitingFor;
+    bool m_current = false;
+    bool m_showingComputing = false;
+    quint64 m_presentedGeneration = 0;
+};
+
+} // namespace kscope

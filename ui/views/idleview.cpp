@@ -1,0 +1,161 @@
+// Idle time of the selected rank: stacked bars per stream by cause (host wait, kernel wait,
+// other) and a histogram of the gaps' lengths per cause.
+
+#include "views/analysisview.h"
+
+#include "plots/baradapters.h"
+#include "plots/chartview.h"
+#include "plots/plots.h"
+#include "plots/statsadapters.h"
+
+#include "analysis/idletime.h"
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kPercent = QStringLiteral("percent");
+const QString kLogBins = QStringLiteral("logBins");
+const QString kDelay = QStringLiteral("consecutiveKernelDelayUs");
+
+class IdleView : public AnalysisView {
+public:
+    IdleView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_rankLabel(new QLabel(this)),
+          m_percent(new QCheckBox(tr("Percent"), this)), m_logBins(new QCheckBox(tr("Log-scale bins"), this)),
+          m_delay(new QDoubleSpinBox(this)), m_streams(new ChartView(QStringLiteral("idle-time-streams"), this)),
+          m_histogram(new ChartView(QStringLiteral("idle-time-histogram"), this))
+    {
+        m_percent->setChecked(boolOption(kPercent, true));
+        m_percent->setToolTip(tr("Share of each stream's idle time; off: absolute time"));
+        m_logBins->setChecked(boolOption(kLogBins, true));
+        m_logBins->setToolTip(tr("Geometric bins on a log axis: gaps span microseconds to seconds"));
+        m_delay->setRange(0.0, 1e6);
+        m_delay->setDecimals(1);
+        m_delay->setSuffix(tr(" µs"));
+        m_delay->setValue(numberOption(kDelay, IdleTimeOptions{}.consecutiveKernelDelayUs));
+        m_delay->setToolTip(tr("Consecutive-kernel delay: a shorter gap between kernels counts as kernel wait (HTA: 30 µs)"));
+        auto* controls = new QHBoxLayout;
+        controls->addWidget(m_rankLabel, 1);
+        controls->addWidget(new QLabel(tr("Kernel wait <"), this));
+        controls->addWidget(m_delay);
+        controls->addWidget(m_percent);
+        controls->addWidget(m_logBins);
+        auto* splitter = new QSplitter(Qt::Horizontal, this);
+        splitter->addWidget(m_streams);
+        splitter->addWidget(m_histogram);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addLayout(controls);
+        layout->addWidget(splitter, 1);
+        addChart(m_streams);
+        addChart(m_histogram);
+        connect(m_percent, &QCheckBox::toggled, this, [this](bool on) { setOption(kPercent, on); });
+        connect(m_logBins, &QCheckBox::toggled, this, [this](bool on) { setOption(kLogBins, on); });
+        connect(m_delay, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kDelay, m_delay->value()); });
+        refresh();
+    }
+
+    // The rank on screen: the selected one, else the first (HTA's default is rank 0).
+    int shownRank() const
+    {
+        const auto slice = session()->slice();
+        if (!slice || slice->ranks.empty())
+            return -1;
+        const int selected = selection()->rank();
+        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
+    }
+
+protected:
+    QString idleKey() const
+    {
+        return QStringLiteral("idle|rank=%1|delay=%2").arg(shownRank()).arg(delayUs());
+    }
+    QString histogramKey() const
+    {
+        return QStringLiteral("idle-hist|rank=%1|delay=%2|log=%3").arg(shownRank()).arg(delayUs()).arg(logBins());
+    }
+    double delayUs() const { return numberOption(kDelay, IdleTimeOptions{}.consecutiveKernelDelayUs); }
+    bool logBins() const { return boolOption(kLogBins, true); }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        const int rank = shownRank();
+        const double delay = delayUs();
+        const bool log = logBins();
+        return {analysisRequest<IdleTime>(idleKey(),
+                                          [rank, delay](const Run& run) {
+                                              IdleTimeOptions options;
+                                              options.htaCompat = run.htaCompat;
+                                              options.ranks = {rank};
+                                              options.consecutiveKernelDelayUs = delay;
+                                              return idleTimeBreakdown(run, options);
+                                          }),
+                analysisRequest<IdleHistogram>(histogramKey(), [rank, delay, log](const Run& run) {
+                    IdleHistogramOptions options;
+                    options.rank = rank;
+                    options.logScale = log;
+                    options.bins = 40;
+                    options.consecutiveKernelDelayUs = delay;
+                    return idleHistogram(run, options);
+                })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_rank = shownRank();
+        m_idle = results.share<IdleTime>(idleKey());
+        m_bins = results.share<IdleHistogram>(histogramKey());
+        m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(m_rank));
+        drawBars(*m_streams, idleStreamBars(*m_idle, m_rank, m_percent->isChecked()));
+        drawHistogram(*m_histogram, idleHistogramData(*m_bins, m_rank, logBins()));
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_rankLabel->setText(message.size() < 40 ? message : QString());
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        return {{QStringLiteral("idle-time-rank%1").arg(m_rank), idleTable(*m_idle)},
+                {QStringLiteral("idle-histogram-rank%1").arg(m_rank), idleHistogramTable(*m_bins)}};
+    }
+
+private:
+    QLabel* m_rankLabel;
+    QCheckBox* m_percent;
+    QCheckBox* m_logBins;
+    QDoubleSpinBox* m_delay;
+    ChartView* m_streams;
+    ChartView* m_histogram;
+    int m_rank = -1;
+    std::shared_ptr<const IdleTime> m_idle;
+    std::shared_ptr<const IdleHistogram> m_bins;
+};
+
+} // namespace
+
+ViewSpec idleViewSpec()
+{
+    return {.id = QStringLiteral("idle"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Idle time"),
+            .dockObjectName = "idleDock",
+            .follows = Follows::Ranks,
+            .create = createView<IdleView>(),
+            .area = Qt::RightDockWidgetArea,
+            .raised = true,
+            .raiseOnRankClick = true};
+}
+
+} // namespace kscope

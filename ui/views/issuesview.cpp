@@ -1,0 +1,85 @@
+// Import issues of the run: files that could not be read (with byte offset and reason), bad
+// events per rank, warnings and skipped files. Double-click selects the row's rank.
+
+#include "views/analysisview.h"
+
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+
+#include <QColor>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+class IssuesView : public AnalysisView {
+public:
+    IssuesView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_table(new ResultTableView(QStringLiteral("import-issues"), this))
+    {
+        m_table->setWideColumn(QStringLiteral("message"));
+        m_table->resultModel()->setCellStyle([](const Table& table, int row, int column, int role) -> QVariant {
+            if (role != Qt::ForegroundRole || table.columns[size_t(column)] != "severity")
+                return {};
+            const auto* severity = std::get_if<std::string>(&table.rows[size_t(row)][size_t(column)]);
+            return severity && *severity == "error" ? QVariant(QColor(190, 30, 30)) : QVariant();
+        });
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(m_table);
+        connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
+            const int rank = index.data(kRankRole).toInt();
+            const auto run = this->session()->run();
+            if (rank >= 0 && run && run->findRank(rank))
+                clickRank(rank);
+        });
+        refresh();
+    }
+
+protected:
+    QList<AnalysisRequest> requests() const override { return {}; }  // the run's own lists, no analysis
+
+    void present(const ResultSet&) override
+    {
+        // Import issues describe the whole run, whatever step is shown.
+        m_table->resultModel()->setTable(std::make_shared<Table>(importIssuesTable(*session()->run())));
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        if (const auto run = session()->run())  // a run without ranks: its issues say why
+            m_table->resultModel()->setTable(std::make_shared<Table>(importIssuesTable(*run)));
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        const Table* table = m_table->resultModel()->table();
+        if (!table || table->rows.empty())
+            return {};
+        return {{QStringLiteral("import-issues"), *table}};
+    }
+
+private:
+    ResultTableView* m_table;
+};
+
+} // namespace
+
+ViewSpec issuesViewSpec()
+{
+    return {.id = QStringLiteral("issues"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Import issues"),
+            .dockObjectName = "issuesDock",
+            .create = createView<IssuesView>(),
+            .area = Qt::LeftDockWidgetArea,
+            .tabWith = QStringLiteral("overview"),
+            .raised = false};
+}
+
+} // namespace kscope

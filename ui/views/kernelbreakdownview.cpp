@@ -1,0 +1,181 @@
+// HTA's GPU kernel breakdown: kernel-type shares as bars and the kernels table (top kernels per
+// rank and type), with a search box and the analysis options; it follows the selected ranks,
+// and a click on a row picks the kernel.
+
+#include "views/analysisview.h"
+
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/baradapters.h"
+#include "plots/chartview.h"
+#include "plots/plots.h"
+
+#include "analysis/kernelbreakdown.h"
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kRatio = QStringLiteral("durationRatio");
+const QString kCount = QStringLiteral("numKernels");
+const QString kMemory = QStringLiteral("includeMemoryKernels");
+
+class KernelBreakdownView : public AnalysisView {
+public:
+    KernelBreakdownView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_chart(new ChartView(QStringLiteral("kernel-types"), this)),
+          m_search(new QLineEdit(this)), m_rankOnly(new QCheckBox(tr("Selected ranks only"), this)),
+          m_ratio(new QDoubleSpinBox(this)), m_count(new QSpinBox(this)), m_memory(new QCheckBox(tr("Memory kernels"), this)),
+          m_table(new ResultTableView(QStringLiteral("kernels"), this))
+    {
+        const KernelBreakdownOptions defaults;
+        m_ratio->setRange(0.0, 1.0);
+        m_ratio->setSingleStep(0.05);
+        m_ratio->setDecimals(2);
+        m_ratio->setValue(options().durationRatio);
+        m_ratio->setToolTip(tr("Kernels past this share of each rank's running total fold into \"others\" (HTA: %1)")
+                                .arg(defaults.durationRatio));
+        m_count->setRange(0, 10000);
+        m_count->setValue(options().numKernels);
+        m_count->setToolTip(tr("At most this many kernels per rank and type before folding (HTA: %1)").arg(defaults.numKernels));
+        m_memory->setChecked(options().includeMemoryKernels);
+        m_memory->setToolTip(tr("Include memcpy and memset in the breakdown"));
+        m_search->setPlaceholderText(tr("Search kernels…"));
+        m_search->setClearButtonEnabled(true);
+        m_rankOnly->setChecked(true);
+        m_rankOnly->setToolTip(tr("Show the top kernels of the ranks selected in a chart (Ctrl+click adds ranks) or the toolbar"));
+        m_table->setNameColumn(QStringLiteral("name"));
+        m_table->resultModel()->setColumnKind(QStringLiteral("stddev"), ResultTableModel::ColumnKind::Micros);
+        m_table->sortByColumn(1, Qt::DescendingOrder);
+
+        auto* optionsRow = new QHBoxLayout;
+        optionsRow->addWidget(new QLabel(tr("Top share"), this));
+        optionsRow->addWidget(m_ratio);
+        optionsRow->addWidget(new QLabel(tr("at most"), this));
+        optionsRow->addWidget(m_count);
+        optionsRow->addWidget(m_memory);
+        optionsRow->addStretch(1);
+        auto* filterRow = new QHBoxLayout;
+        filterRow->addWidget(m_search, 1);
+        filterRow->addWidget(m_rankOnly);
+        auto* tableBox = new QWidget(this);
+        auto* tableLayout = new QVBoxLayout(tableBox);
+        tableLayout->setContentsMargins(0, 0, 0, 0);
+        tableLayout->addLayout(filterRow);
+        tableLayout->addWidget(m_table, 1);
+        auto* splitter = new QSplitter(Qt::Vertical, this);
+        splitter->addWidget(m_chart);
+        splitter->addWidget(tableBox);
+        splitter->setStretchFactor(0, 2);
+        splitter->setStretchFactor(1, 3);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addLayout(optionsRow);
+        layout->addWidget(splitter, 1);
+        addChart(m_chart);
+        addTableView(m_table);
+
+        connect(m_ratio, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRatio, m_ratio->value()); });
+        connect(m_count, &QSpinBox::editingFinished, this, [this] { setOption(kCount, m_count->value()); });
+        connect(m_memory, &QCheckBox::toggled, this, [this](bool on) { setOption(kMemory, on); });
+        connect(m_search, &QLineEdit::textChanged, m_table->proxy(), &QSortFilterProxyModel::setFilterFixedString);
+        connect(m_rankOnly, &QCheckBox::toggled, this, &KernelBreakdownView::highlightSelection);
+        connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+            const quint32 id = index.data(kIdRole).toUInt();
+            if (id != 0)  // "others" rows stand for many kernels
+                pickKernel(id, index.siblingAtColumn(0).data(kFilterRole).toString());
+        });
+        refresh();
+    }
+
+    ResultTableView* table() const { return m_table; }
+
+protected:
+    KernelBreakdownOptions options() const
+    {
+        KernelBreakdownOptions o;
+        o.durationRatio = numberOption(kRatio, o.durationRatio);
+        o.numKernels = int(numberOption(kCount, o.numKernels));
+        o.includeMemoryKernels = boolOption(kMemory, o.includeMemoryKernels);
+        return o;
+    }
+
+    QString key() const
+    {
+        const KernelBreakdownOptions o = options();
+        return QStringLiteral("kernels|ratio=%1|n=%2|memory=%3").arg(o.durationRatio).arg(o.numKernels).arg(o.includeMemoryKernels);
+    }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        KernelBreakdownOptions o = options();
+        return {analysisRequest<KernelBreakdown>(key(), [o](const Run& run) {
+            KernelBreakdownOptions options = o;
+            options.htaCompat = run.htaCompat;
+            return kernelBreakdown(run, options);
+        })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_result = results.share<KernelBreakdown>(key());
+        drawBars(*m_chart, kernelTypeBars(*m_result));
+        // The kernels table with each row's launch count beside HTA's columns.
+        auto table = std::make_shared<Table>(kernelsTable(slice(), *m_result));
+        table->columns.push_back("count");
+        QVector<quint32> ids;
+        for (size_t r = 0; r < table->rows.size(); ++r) {
+            table->rows[r].emplace_back(std::in_place_type<int64_t>, m_result->kernels[r].count);
+            ids.push_back(m_result->kernels[r].name.value);
+        }
+        m_table->resultModel()->setTable(std::move(table), ids);
+        highlightSelection();
+    }
+
+    void highlightSelection() override
+    {
+        m_table->proxy()->setRankFilter(m_rankOnly->isChecked() ? selection()->ranks() : QList<int>{});
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        return {{QStringLiteral("kernel-types"), kernelTypesTable(*m_result)},
+                {QStringLiteral("kernels"), kernelsTable(slice(), *m_result)}};
+    }
+
+private:
+    ChartView* m_chart;
+    QLineEdit* m_search;
+    QCheckBox* m_rankOnly;
+    QDoubleSpinBox* m_ratio;
+    QSpinBox* m_count;
+    QCheckBox* m_memory;
+    ResultTableView* m_table;
+    std::shared_ptr<const KernelBreakdown> m_result;
+};
+
+} // namespace
+
+ViewSpec kernelBreakdownViewSpec()
+{
+    return {.id = QStringLiteral("kernels"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Kernel breakdown"),
+            .dockObjectName = "kernelBreakdownDock",
+            .create = createView<KernelBreakdownView>(),
+            .area = Qt::RightDockWidgetArea,
+            .raised = true};
+}
+
+} // namespace kscope

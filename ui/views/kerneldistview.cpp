@@ -1,0 +1,186 @@
+// Kernel duration distributions: the most imbalanced kernels (slowest / fastest median rank) and
+// a box plot per rank of the kernel picked here or anywhere else.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+#include "plots/plots.h"
+#include "plots/statsadapters.h"
+
+#include "analysis/kerneldistribution.h"
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kTopKey = QStringLiteral("kernel-dist|top");
+
+const KernelDistribution* findKernel(const KernelDistributions& result, quint32 kernel)
+{
+    for (const KernelDistribution& k : result.kernels)
+        if (k.name.value == kernel)
+            return &k;
+    return nullptr;
+}
+
+class KernelDistView : public AnalysisView {
+public:
+    KernelDistView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
+          m_list(new ResultTableView(QStringLiteral("kernel-imbalance"), this)),
+          m_chart(new ChartView(QStringLiteral("kernel-distribution"), this))
+    {
+        m_caption->setWordWrap(true);
+        m_list->setNameColumn(QStringLiteral("name"));
+        m_list->resultModel()->setHiddenColumns({QStringLiteral("kernel_type")});
+        auto* listBox = new QWidget(this);
+        auto* listLayout = new QVBoxLayout(listBox);
+        listLayout->setContentsMargins(0, 0, 0, 0);
+        listLayout->addWidget(m_caption);
+        listLayout->addWidget(m_list, 1);
+        auto* splitter = new QSplitter(Qt::Horizontal, this);
+        splitter->addWidget(listBox);
+        splitter->addWidget(m_chart);
+        splitter->setStretchFactor(0, 2);
+        splitter->setStretchFactor(1, 3);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(splitter);
+        addChart(m_chart);
+        connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+            if (index.isValid() && index.data(kIdRole).toUInt() != shownKernel())
+                pickKernel(index.data(kIdRole).toUInt(), index.siblingAtColumn(0).data(kFilterRole).toString());
+        });
+        connect(m_chart, &ChartView::idClicked, this, &KernelDistView::clickRank);
+        refresh();
+    }
+
+    quint32 shownKernel() const { return isCurrent() ? m_shownKernel : 0; }
+
+protected:
+    // The kernel to show: the one selected, else the most imbalanced (worth a first look).
+    quint32 wantedKernel(const KernelDistributions* top) const
+    {
+        if (selection()->kernel() != 0)
+            return selection()->kernel();
+        return top && !top->kernels.empty() ? top->kernels.front().name.value : 0;
+    }
+
+    QString singleKey(quint32 kernel) const { return QStringLiteral("kernel-dist|kernel=%1").arg(kernel); }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        QList<AnalysisRequest> wanted{analysisRequest<KernelDistributions>(
+            kTopKey, [](const Run& run) { return kernelDistributions(run, {}); })};
+        // Second step, once the top list is there: a kernel outside it is asked for by its id.
+        const auto top = std::static_pointer_cast<const KernelDistributions>(session()->cached(kTopKey));
+        const quint32 kernel = wantedKernel(top.get());
+        if (top && kernel != 0 && !findKernel(*top, kernel))
+            wanted.push_back(analysisRequest<KernelDistributions>(singleKey(kernel), [kernel](const Run& run) {
+                return kernelDistributions(run, {.kernel = StringId{kernel}, .top = 0});
+            }));
+        return wanted;
+    }
+
+    void present(const ResultSet& results) override
+    {
+        const auto top = results.share<KernelDistributions>(kTopKey);
+        if (top != m_top) {
+            m_top = top;
+            m_list->resultModel()->setTable(std::make_shared<Table>(imbalanceTable(*top)), kernelIds(*top));
+            m_list->sortByColumn(m_list->resultModel()->columnOf(QStringLiteral("spread")), Qt::DescendingOrder);
+        }
+        const int ranks = int(slice().ranks.size());
+        m_caption->setText(ranks > 1 ? tr("<b>Most imbalanced kernels</b> (spread: slowest / fastest median rank)")
+                                     : tr("<b>Kernels</b> — one rank: imbalance across ranks needs two or more"));
+        const quint32 kernel = wantedKernel(top.get());
+        const KernelDistributions* source = findKernel(*top, kernel) ? top.get() : nullptr;
+        if (!source && kernel != 0)
+            source = &results.get<KernelDistributions>(singleKey(kernel));
+        const KernelDistribution* k = source ? findKernel(*source, kernel) : nullptr;
+        m_shownKernel = k ? kernel : 0;
+        if (!k) {
+            drawBoxes(*m_chart, {.message = top->kernels.empty() ? (top->error.empty() ? tr("No kernels") : fmt::qstr(top->error))
+                                                                 : tr("The selected kernel did not run in this step")});
+        } else {
+            BoxChartData data = kernelBoxes(*k, fmt::qstr(slice().str(k->name)));
+            data.footnote = failedRanksNote();
+            drawBoxes(*m_chart, data);
+        }
+        const int row = m_list->resultModel()->rowOfId(m_shownKernel);
+        const QModelIndex index = row >= 0 ? m_list->proxy()->mapFromSource(m_list->resultModel()->index(row, 0)) : QModelIndex();
+        if (index != m_list->currentIndex()) {
+            const QSignalBlocker blocker(m_list->selectionModel());
+            m_list->setCurrentIndex(index);
+        }
+        highlightSelection();
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_top.reset();
+        m_caption->clear();
+    }
+
+    void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
+
+    QList<TableExport> currentTables() const override
+    {
+        return {{QStringLiteral("kernel-distribution"), kernelDistributionTable(slice(), *m_top)}};
+    }
+
+private:
+    // One row per kernel: what the list shows; the per-rank rows are in the exported table.
+    Table imbalanceTable(const KernelDistributions& result) const
+    {
+        Table table;
+        table.columns = {"name", "kernel_type", "spread", "total (us)", "ranks"};
+        const bool oneRank = slice().ranks.size() < 2;
+        for (const KernelDistribution& k : result.kernels)
+            table.addRow({std::string(slice().str(k.name)), std::string(toString(k.type)),
+                          oneRank ? Cell{} : Cell{k.spread}, microsCell(k.totalNs), int64_t(k.ranks.size())});
+        return table;
+    }
+
+    static QVector<quint32> kernelIds(const KernelDistributions& result)
+    {
+        QVector<quint32> ids;
+        for (const KernelDistribution& k : result.kernels)
+            ids.push_back(k.name.value);
+        return ids;
+    }
+
+    QLabel* m_caption;
+    ResultTableView* m_list;
+    ChartView* m_chart;
+    std::shared_ptr<const KernelDistributions> m_top;
+    quint32 m_shownKernel = 0;
+};
+
+} // namespace
+
+ViewSpec kernelDistributionViewSpec()
+{
+    return {.id = QStringLiteral("kernel-distribution"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Kernel distribution"),
+            .dockObjectName = "kernelDistributionDock",
+            .follows = Follows::Kernel,
+            .create = createView<KernelDistView>(),
+            .area = Qt::RightDockWidgetArea,
+            .tabWith = QStringLiteral("idle"),
+            .raised = false,
+            .raiseOnKernelPick = true};
+}
+
+} // namespace kscope

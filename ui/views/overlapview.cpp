@@ -1,0 +1,70 @@
+// Communication overlapped by computation, one bar per rank (HTA's get_comm_comp_overlap).
+
+#include "views/analysisview.h"
+
+#include "plots/baradapters.h"
+#include "plots/chartview.h"
+#include "plots/plots.h"
+
+#include "analysis/overlap.h"
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+class OverlapView : public AnalysisView {
+public:
+    OverlapView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_chart(new ChartView(QStringLiteral("comm-comp-overlap"), this))
+    {
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(m_chart, 1);
+        addChart(m_chart);
+        connect(m_chart, &ChartView::idClicked, this, &OverlapView::clickRank);
+        refresh();
+    }
+
+protected:
+    QList<AnalysisRequest> requests() const override
+    {
+        return {analysisRequest<Overlap>(QStringLiteral("overlap"),
+                                         [](const Run& run) { return commCompOverlap(run, {.htaCompat = run.htaCompat}); })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_result = results.share<Overlap>(QStringLiteral("overlap"));
+        BarChartData data = overlapBars(*m_result);
+        data.footnote = failedRanksNote();
+        drawBars(*m_chart, data);
+        highlightSelection();
+    }
+
+    void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
+
+    QList<TableExport> currentTables() const override { return {{QStringLiteral("overlap"), overlapTable(*m_result)}}; }
+
+private:
+    ChartView* m_chart;
+    std::shared_ptr<const Overlap> m_result;
+};
+
+} // namespace
+
+ViewSpec overlapViewSpec()
+{
+    return {.id = QStringLiteral("overlap"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Overlap"),
+            .dockObjectName = "overlapDock",
+            .create = createView<OverlapView>(),
+            .area = Qt::LeftDockWidgetArea,
+            .tabWith = QStringLiteral("temporal"),
+            .raised = false};
+}
+
+} // namespace kscope

@@ -1,0 +1,121 @@
+// What was loaded (ranks, devices, steps, span, events, streams, size) and the temporal
+// breakdown as a table; clicking a row selects its rank.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+#include "analysis/runsummary.h"
+#include "analysis/temporalbreakdown.h"
+
+#include <QLabel>
+#include <QLocale>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+AnalysisRequest temporalRequest();  // temporalview.cpp: one computation for both views
+
+namespace {
+
+const QString kSummaryKey = QStringLiteral("summary");
+
+QString stepsText(const std::vector<int>& steps)
+{
+    if (steps.empty())
+        return QObject::tr("none (no ProfilerStep)");
+    if (steps.size() == 1)
+        return QObject::tr("1 (#%1)").arg(steps.front());
+    return QObject::tr("%1 (#%2 – #%3)").arg(steps.size()).arg(steps.front()).arg(steps.back());
+}
+
+class OverviewView : public AnalysisView {
+public:
+    OverviewView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_summary(new QLabel(this)),
+          m_table(new ResultTableView(QStringLiteral("temporal"), this))
+    {
+        m_summary->setTextFormat(Qt::RichText);
+        m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        // Never squeezed below its text: the table under it scrolls instead.
+        m_summary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
+        m_table->sortByColumn(0, Qt::AscendingOrder);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(6, 6, 6, 6);
+        layout->addWidget(m_summary);
+        layout->addWidget(new QLabel(tr("<b>Temporal breakdown</b> (GPU time per rank)"), this));
+        layout->addWidget(m_table, 1);
+        addTableView(m_table);
+        connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { clickRank(index.data(kRankRole).toInt()); });
+        refresh();
+    }
+
+protected:
+    QList<AnalysisRequest> requests() const override
+    {
+        return {analysisRequest<RunSummary>(kSummaryKey, [](const Run& run) { return summarizeRun(run); }), temporalRequest()};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        showSummary(results.get<RunSummary>(kSummaryKey));
+        m_table->resultModel()->setTable(std::make_shared<Table>(temporalTable(results.get<TemporalBreakdown>(QStringLiteral("temporal")))));
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_summary->setText(message.toHtmlEscaped());
+    }
+
+private:
+    void showSummary(const RunSummary& s)
+    {
+        QStringList devices;
+        for (const std::string& d : s.devices)
+            devices << fmt::qstr(d);
+        const QLocale c = QLocale::c();
+        const auto cell = [](const QString& key, const QString& value) {
+            return QStringLiteral("<td style='padding-right:8px'><b>%1</b></td><td style='padding-right:18px'>%2</td>")
+                .arg(key, value.toHtmlEscaped());
+        };
+        const auto run = session()->run();
+        const QString folder = fmt::qstr(run->folder.filename().string());
+        QString html = QStringLiteral("<table>");
+        html += QStringLiteral("<tr>") + cell(tr("Run"), folder.isEmpty() ? fmt::qstr(run->folder.string()) : folder)
+            + cell(tr("Mode"), run->htaCompat ? tr("HTA-compatible") : tr("exact (ns)")) + QStringLiteral("</tr>");
+        html += QStringLiteral("<tr>") + cell(tr("Ranks"), QString::number(s.ranks))
+            + cell(tr("Devices"), devices.isEmpty() ? tr("unknown") : devices.join(QStringLiteral(", "))) + QStringLiteral("</tr>");
+        html += QStringLiteral("<tr>") + cell(selection()->step() >= 0 ? tr("Step") : tr("Steps"), stepsText(s.steps))
+            + cell(tr("Span"), fmt::duration(double(s.lastNs - s.firstNs))) + QStringLiteral("</tr>");
+        html += QStringLiteral("<tr>") + cell(tr("Events"), tr("%1 (%2 on GPU)").arg(c.toString(qulonglong(s.events)),
+                                                                                  c.toString(qulonglong(s.gpuEvents))))
+            + cell(tr("Streams"), tr("%1 (≤ %2 per rank)").arg(s.streams).arg(s.maxStreamsPerRank)) + QStringLiteral("</tr>");
+        html += QStringLiteral("<tr>") + cell(tr("Trace size"), fmt::bytes(s.compressedBytes)) + QStringLiteral("</tr>");
+        html += QStringLiteral("</table>");
+        m_summary->setText(html);
+        m_summary->setToolTip(fmt::qstr(run->folder.string()));
+    }
+
+    QLabel* m_summary;
+    ResultTableView* m_table;
+};
+
+} // namespace
+
+ViewSpec overviewViewSpec()
+{
+    return {.id = QStringLiteral("overview"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Overview"),
+            .dockObjectName = "overviewDock",
+            .create = createView<OverviewView>(),
+            .area = Qt::LeftDockWidgetArea,
+            .raised = true};
+}
+
+} // namespace kscope

@@ -1,0 +1,80 @@
+// Temporal breakdown: stacked bars per rank (idle / compute / non-compute), percent or absolute.
+
+#include "views/analysisview.h"
+
+#include "plots/baradapters.h"
+#include "plots/chartview.h"
+#include "plots/plots.h"
+
+#include "analysis/resulttables.h"
+#include "model/trace.h"
+#include "analysis/temporalbreakdown.h"
+
+#include <QCheckBox>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+// Shared with the overview, which shows the same result as a table: one key, one computation.
+AnalysisRequest temporalRequest()
+{
+    return analysisRequest<TemporalBreakdown>(QStringLiteral("temporal"), [](const Run& run) {
+        return temporalBreakdown(run, {.htaCompat = run.htaCompat});
+    });
+}
+
+namespace {
+
+class TemporalView : public AnalysisView {
+public:
+    TemporalView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_chart(new ChartView(QStringLiteral("temporal-breakdown"), this)),
+          m_percent(new QCheckBox(tr("Percent of GPU span"), this))
+    {
+        m_percent->setChecked(boolOption(QStringLiteral("percent"), true));
+        m_percent->setToolTip(tr("Off: absolute time per rank"));
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(m_percent);
+        layout->addWidget(m_chart, 1);
+        addChart(m_chart);
+        connect(m_percent, &QCheckBox::toggled, this, [this](bool on) { setOption(QStringLiteral("percent"), on); });
+        connect(m_chart, &ChartView::idClicked, this, &TemporalView::clickRank);
+        refresh();
+    }
+
+protected:
+    QList<AnalysisRequest> requests() const override { return {temporalRequest()}; }
+
+    void present(const ResultSet& results) override
+    {
+        m_result = results.share<TemporalBreakdown>(QStringLiteral("temporal"));
+        BarChartData data = temporalBars(*m_result, m_percent->isChecked());
+        data.footnote = failedRanksNote();
+        drawBars(*m_chart, data);
+        highlightSelection();
+    }
+
+    void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
+
+    QList<TableExport> currentTables() const override { return {{QStringLiteral("temporal"), temporalTable(*m_result)}}; }
+
+private:
+    ChartView* m_chart;
+    QCheckBox* m_percent;
+    std::shared_ptr<const TemporalBreakdown> m_result;  // what is on screen, from the session
+};
+
+} // namespace
+
+ViewSpec temporalViewSpec()
+{
+    return {.id = QStringLiteral("temporal"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Temporal breakdown"),
+            .dockObjectName = "temporalDock",
+            .create = createView<TemporalView>(),
+            .area = Qt::LeftDockWidgetArea,
+            .raised = true};
+}
+
+} // namespace kscope
