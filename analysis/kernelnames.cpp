@@ -4,7 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
-#include <map>
+#include <unordered_map>
 
 namespace kscope {
 
@@ -70,25 +70,39 @@ std::string hintFor(std::string_view name, const std::vector<std::string_view>& 
 
 std::vector<std::string> distinctShortNames(const std::vector<std::string_view>& fullNames)
 {
-    std::vector<std::string> shortNames;
-    shortNames.reserve(fullNames.size());
-    std::map<std::string, std::vector<std::string_view>> fullByShort;  // distinct full names per short name
+    // Kernel tables repeat each name once per rank: shorten each distinct name once.
+    std::unordered_map<std::string_view, size_t> indexOf;
+    std::vector<std::string_view> distinct;
+    std::vector<size_t> rowToDistinct;
+    rowToDistinct.reserve(fullNames.size());
     for (std::string_view full : fullNames) {
-        shortNames.push_back(tidied(shortenKernelName(full)));
-        auto& group = fullByShort[shortNames.back()];
-        if (std::find(group.begin(), group.end(), full) == group.end())
-            group.push_back(full);
+        const auto [it, added] = indexOf.emplace(full, distinct.size());
+        if (added)
+            distinct.push_back(full);
+        rowToDistinct.push_back(it->second);
     }
-    for (size_t i = 0; i < fullNames.size(); ++i) {
-        const auto& group = fullByShort[shortNames[i]];
+    std::vector<std::string> shortOfDistinct;
+    shortOfDistinct.reserve(distinct.size());
+    std::unordered_map<std::string, std::vector<size_t>> byShortName;  // distinct names per short name
+    for (size_t d = 0; d < distinct.size(); ++d) {
+        shortOfDistinct.push_back(tidied(shortenKernelName(distinct[d])));
+        byShortName[shortOfDistinct.back()].push_back(d);
+    }
+    for (const auto& [shortName, group] : byShortName) {
         if (group.size() < 2)
             continue;
-        std::vector<std::string_view> others;
-        for (std::string_view o : group)
-            if (o != fullNames[i])
-                others.push_back(o);
-        shortNames[i] += " [" + hintFor(fullNames[i], others) + "]";
+        for (size_t d : group) {
+            std::vector<std::string_view> others;
+            for (size_t o : group)
+                if (o != d)
+                    others.push_back(distinct[o]);
+            shortOfDistinct[d] += " [" + hintFor(distinct[d], others) + "]";
+        }
     }
+    std::vector<std::string> shortNames;
+    shortNames.reserve(fullNames.size());
+    for (size_t d : rowToDistinct)
+        shortNames.push_back(shortOfDistinct[d]);
     return shortNames;
 }
 

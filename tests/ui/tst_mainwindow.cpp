@@ -17,6 +17,7 @@
 #include "shell/loadcontroller.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QDockWidget>
 #include <QStandardPaths>
 #include <QThreadPool>
@@ -40,6 +41,9 @@ private slots:
     void cancelKeepsPreviousRun();
     void corruptFileListedOthersShown();
     void emptyFolderSaysWhy();
+    void partialRankIsHatched();
+    void cpuOnlyAndOneRankRunsSayWhy();
+    void smallWindowKeepsNamesReadable();
     void cleanupTestCase();
 
 private:
@@ -96,6 +100,14 @@ void TestMainWindow::barsPerRank()
     QCOMPARE(pointCount(w().view(QStringLiteral("kernel-distribution"))->charts().front()), ranks);
     QCOMPARE(w().view(QStringLiteral("idle"))->charts().front()->plottableCount(), 3);
     QVERIFY(kernelsTable()->model()->rowCount() > 0);
+    // Notes go under the chart, never into an axis label.
+    ChartView* histogram = w().view(QStringLiteral("idle"))->charts().at(1);
+    QCOMPARE(histogram->xAxis->label(), QStringLiteral("Gap length (µs, log scale)"));
+    // Absolute times read in a unit that fits them.
+    w().session()->setOption(QStringLiteral("temporal"), QStringLiteral("percent"), false);
+    QCOMPARE(temporal->yAxis->label(), QStringLiteral("Time (ms)"));
+    w().session()->setOption(QStringLiteral("temporal"), QStringLiteral("percent"), true);
+    QCOMPARE(temporal->yAxis->label(), QStringLiteral("Share of GPU span (%)"));
 }
 
 void TestMainWindow::clickRankBarDrillsIn()
@@ -219,6 +231,11 @@ void TestMainWindow::stepSelectorNarrowsViews()
     }
     QCOMPARE(pointCount(w().view(QStringLiteral("temporal"))->charts().front(), 0), int(slice->ranks.size()));
     QVERIFY(w().view(QStringLiteral("issues"))->tables().isEmpty());
+    // The overview counts the steps shown: one, and which.
+    bool stepShown = false;
+    for (QLabel* label : w().view(QStringLiteral("overview"))->findChildren<QLabel*>())
+        stepShown |= label->text().contains(QStringLiteral("1 (#%1)").arg(step));
+    QVERIFY(stepShown);
     screenshot(&w(), "step-selected");
     w().session()->selection()->setStep(-1);
     QVERIFY(waitIdle(w()));
@@ -303,6 +320,72 @@ void TestMainWindow::emptyFolderSaysWhy()
             for (ChartView* chart : view->charts())
                 QVERIFY2(chart->message().startsWith(QStringLiteral("No usable rank")), qPrintable(chart->message()));
     }
+}
+
+void TestMainWindow::partialRankIsHatched()
+{
+    const auto dir = scratchDir("kscope-ui-partial");
+    std::filesystem::copy_file(std::filesystem::path(KSCOPE_SAMPLE_RUN_DIR) / "rank0.pt.trace.json.gz", dir / "rank0.pt.trace.json.gz");
+    const std::string json = readMaybeGzip(std::filesystem::path(KSCOPE_SAMPLE_RUN_DIR) / "rank1.pt.trace.json.gz");
+    writeFile(dir / "rank1.pt.trace.json", std::string_view(json).substr(0, json.size() * 6 / 10));
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    QCOMPARE(w().run()->ranks.size(), size_t(2));
+    // A rank cut at 60% must not read as a fast rank: hatched in every per-rank chart, and said why.
+    for (const char* view : {"temporal", "overlap", "kernel-distribution"}) {
+        ChartView* chart = w().view(QString::fromLatin1(view))->charts().front();
+        QCOMPARE(chart->markedIds(), QList<int>{1});
+        QVERIFY2(chart->footnote().contains(QStringLiteral("rank 1 read only to byte")), qPrintable(chart->footnote()));
+    }
+    w().session()->selection()->setRank(1);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(!w().bannerText().isEmpty());
+    screenshot(&w(), "partial-rank");
+}
+
+void TestMainWindow::cpuOnlyAndOneRankRunsSayWhy()
+{
+    // A rank with CPU ops only: no GPU stream, so no idle time to split (not "fully busy").
+    const auto dir = scratchDir("kscope-ui-cpu-only");
+    writeFile(dir / "rank0.json", R"({"traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 10, "dur": 5},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 20, "dur": 5}]})");
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    QVERIFY2(w().view(QStringLiteral("idle"))->charts().front()->message().contains(QStringLiteral("no kernel")),
+             qPrintable(w().view(QStringLiteral("idle"))->charts().front()->message()));
+    QVERIFY(!w().view(QStringLiteral("overlap"))->charts().front()->message().isEmpty());
+
+    // One rank with communication: overlap is drawn, and the imbalance list says why it is moot.
+    const auto one = scratchDir("kscope-ui-one-rank");
+    std::filesystem::copy_file(std::filesystem::path(KSCOPE_SAMPLE_RUN_DIR) / "rank0.pt.trace.json.gz", one / "rank0.pt.trace.json.gz");
+    QVERIFY(openAndWait(w(), QString::fromStdString(one.string())));
+    QCOMPARE(pointCount(w().view(QStringLiteral("overlap"))->charts().front()), 1);
+    bool said = false;
+    for (QLabel* label : w().view(QStringLiteral("kernel-distribution"))->findChildren<QLabel*>())
+        said |= label->text().contains(QStringLiteral("one rank"));
+    QVERIFY(said);
+}
+
+void TestMainWindow::smallWindowKeepsNamesReadable()
+{
+    w().dock(QStringLiteral("overview"))->raise();
+    w().resize(1024, 700);
+    QCoreApplication::processEvents();
+    QCOMPARE(w().width(), 1024);  // no view's minimum forces the window wider
+    ResultTableView* table = kernelsTable();
+    table->fitColumns();
+    const int name = table->resultModel()->columnOf(QStringLiteral("name"));
+    // Names get the spare width and never shrink to "…" while numbers keep theirs.
+    QVERIFY2(table->columnWidth(name) >= 150, qPrintable(QString::number(table->columnWidth(name))));
+    QVERIFY(!table->model()->index(0, name).data().toString().contains(QChar(0x2026)));
+    // The overview keeps every summary row.
+    QLabel* summary = nullptr;
+    for (QLabel* label : w().view(QStringLiteral("overview"))->findChildren<QLabel*>())
+        if (label->text().contains(QStringLiteral("Trace size")))
+            summary = label;
+    QVERIFY(summary);
+    QVERIFY(summary->height() >= summary->sizeHint().height());
+    screenshot(&w(), "small-window");
+    w().resize(1280, 800);
 }
 
 void TestMainWindow::cleanupTestCase() { m_window.reset(); }

@@ -8,6 +8,7 @@
 #include <QLocale>
 
 #include <optional>
+#include <unordered_map>
 
 namespace kscope {
 
@@ -61,6 +62,7 @@ void ResultTableModel::setTable(std::shared_ptr<const Table> table, QVector<quin
     m_kinds.clear();
     m_fullNames.clear();
     m_shortNames.clear();
+    m_nameOfRow.clear();
     m_rankColumn = m_nameTableColumn = -1;
     if (m_table) {
         for (int c = 0; c < int(m_table->columns.size()); ++c) {
@@ -81,7 +83,16 @@ void ResultTableModel::setTable(std::shared_ptr<const Table> table, QVector<quin
                 names.push_back(text ? std::string_view(*text) : std::string_view());
             }
             const std::vector<std::string> shortNames = distinctShortNames(names);
+            // A name repeats once per rank: one QString per distinct name, shared by its rows.
+            std::unordered_map<std::string_view, int> distinct;
+            m_nameOfRow.reserve(qsizetype(names.size()));
             for (size_t r = 0; r < names.size(); ++r) {
+                const auto [it, added] = distinct.emplace(names[r], int(m_fullNames.size()));
+                if (!added) {
+                    m_nameOfRow.push_back(it->second);
+                    continue;
+                }
+                m_nameOfRow.push_back(int(m_fullNames.size()));
                 m_fullNames.push_back(fmt::qstr(names[r]));
                 m_shortNames.push_back(fmt::qstr(shortNames[r]));
             }
@@ -158,10 +169,10 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
     const bool isName = column == m_nameTableColumn;
     switch (role) {
     case Qt::DisplayRole:
-        return isName ? QVariant(m_shortNames[row]) : displayText(cell, kind);
+        return isName ? QVariant(m_shortNames[m_nameOfRow[row]]) : displayText(cell, kind);
     case Qt::ToolTipRole:
         if (isName)
-            return fmt::wrappedTooltip(m_fullNames[row]);
+            return fmt::wrappedTooltip(m_fullNames[m_nameOfRow[row]]);
         if (kind == ColumnKind::Micros && numberOf(cell))
             return fmt::micros(*numberOf(cell) * 1000.0);
         if (const auto* text = std::get_if<std::string>(&cell))
@@ -169,12 +180,12 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
         return {};
     case kSortRole:
         if (isName)
-            return m_fullNames[row];
+            return m_fullNames[m_nameOfRow[row]];
         if (const std::optional<double> number = numberOf(cell))
             return *number;
         return displayText(cell, kind);
     case kFilterRole:
-        return isName ? m_fullNames[row] : displayText(cell, kind);
+        return isName ? m_fullNames[m_nameOfRow[row]] : displayText(cell, kind);
     case kRankRole:
         if (m_rankColumn >= 0)
             if (const auto* rank = std::get_if<int64_t>(&m_table->rows[size_t(row)][size_t(m_rankColumn)]))

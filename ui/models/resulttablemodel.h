@@ -56,7 +56,8 @@ private:
     QVector<ColumnKind> m_kinds;
     int m_rankColumn = -1;  // table column
     int m_nameTableColumn = -1;
-    QStringList m_fullNames, m_shortNames;
+    QStringList m_fullNames, m_shortNames;  // per distinct name
+    QVector<int> m_nameOfRow;
     QString m_nameColumn;
     QHash<QString, ColumnKind> m_kindOverrides;
     QStringList m_hidden;

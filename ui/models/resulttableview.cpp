@@ -48,10 +48,15 @@ ResultTableView::ResultTableView(const QString& exportName, QWidget* parent)
     verticalHeader()->hide();
     verticalHeader()->setDefaultSectionSize(20);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Column widths from the first rows, not 1,000 of them: 1,000 ranks make 25,000-row tables.
+    horizontalHeader()->setResizeContentsPrecision(64);
     horizontalHeader()->setStretchLastSection(false);
     setContextMenuPolicy(Qt::CustomContextMenu);
     connect(this, &QWidget::customContextMenuRequested, this, &ResultTableView::showContextMenu);
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { QTimer::singleShot(0, this, &ResultTableView::fitColumns); });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_widestName = -1;
+        QTimer::singleShot(0, this, &ResultTableView::fitColumns);
+    });
 }
 
 void ResultTableView::setNameColumn(const QString& column)
@@ -74,9 +79,12 @@ void ResultTableView::fitColumns()
     for (int c = 0; c < m_model->columnCount(); ++c)
         if (c != name && !isColumnHidden(c))
             others += header->sectionSize(c);
-    int widest = fontMetrics().horizontalAdvance(header->model()->headerData(name, Qt::Horizontal).toString()) + 24;
-    for (int r = 0; r < std::min(m_model->rowCount(), 400); ++r)
-        widest = std::max(widest, fontMetrics().horizontalAdvance(m_model->index(r, name).data().toString()) + 16);
+    if (m_widestName < 0) {  // once per table, not per resize
+        m_widestName = fontMetrics().horizontalAdvance(header->model()->headerData(name, Qt::Horizontal).toString()) + 24;
+        for (int r = 0; r < std::min(m_model->rowCount(), 200); ++r)
+            m_widestName = std::max(m_widestName, fontMetrics().horizontalAdvance(m_model->index(r, name).data().toString()) + 16);
+    }
+    const int widest = m_widestName;
     const int spare = viewport()->width() - others;
     header->setSectionResizeMode(name, QHeaderView::Interactive);
     header->resizeSection(name, std::max(spare, std::min(widest, 320)));

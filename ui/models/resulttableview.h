@@ -58,6 +58,7 @@ private:
 
     QString m_exportName;
     QString m_wideColumn;
+    int m_widestName = -1;  // pixels the widest name needs; -1 = not measured for this table
     ResultTableModel* m_model;
     ResultFilterProxy* m_proxy;
 };

@@ -148,6 +148,7 @@ void ChartView::clearChart(const QString& title, bool keyAxisIsX)
     m_keyIds.clear();
     m_keyAxisIsX = keyAxisIsX;
     m_integerKeys = 0;
+    m_markedIds.clear();
     m_message.clear();
     m_fullTitle = title;
     updateTitleText();
@@ -221,19 +222,32 @@ void ChartView::setHighlightedIds(const QList<int>& ids)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+void ChartView::setMarkedIds(const QList<int>& ids)
+{
+    m_markedIds = ids;
+    updateHighlight();
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 void ChartView::updateHighlight()
 {
     for (QCPItemRect* band : std::as_const(m_bands))
         removeItem(band);
     m_bands.clear();
     for (auto it = m_keyIds.cbegin(); it != m_keyIds.cend(); ++it) {
-        if (!m_highlightedIds.contains(it.value()))
+        const bool marked = m_markedIds.contains(it.value());
+        if (!m_highlightedIds.contains(it.value()) && !marked)
             continue;
         auto* band = new QCPItemRect(this);
         // Over the bars, translucent and outlined: under them a full-height bar would hide it.
         band->setLayer(QStringLiteral("main"));
-        band->setPen(QPen(palette::selectionOutline(), 2.0));
-        band->setBrush(palette::selectionBand());
+        if (marked && !m_highlightedIds.contains(it.value())) {
+            band->setPen(Qt::NoPen);
+            band->setBrush(QBrush(QColor(40, 40, 50, 150), Qt::BDiagPattern));
+        } else {
+            band->setPen(QPen(palette::selectionOutline(), 2.0));
+            band->setBrush(marked ? QBrush(QColor(40, 40, 50, 150), Qt::BDiagPattern) : QBrush(palette::selectionBand()));
+        }
         const double key = it.key();
         // Key in plot coordinates, the whole value extent in axis-rect ratio.
         for (QCPItemPosition* p : {band->topLeft, band->bottomRight}) {

@@ -38,6 +38,9 @@ public:
     void finishChart();  // remembers the view for reset, replots
 
     void setHighlightedIds(const QList<int>& ids);
+    // Keys whose data is incomplete (a rank read only up to an error): drawn hatched.
+    void setMarkedIds(const QList<int>& ids);
+    QList<int> markedIds() const { return m_markedIds; }
     void resetView();
     bool exportImage(const QString& path, int width = 0, int height = 0);  // .pdf or raster by suffix
 
@@ -70,6 +73,7 @@ private:
     QHash<QCPAbstractPlottable*, QStringList> m_tooltips;
     QMap<double, int> m_keyIds;
     QList<int> m_highlightedIds;
+    QList<int> m_markedIds;
     QList<QCPItemRect*> m_bands;
     QCPRange m_homeKeyRange, m_homeValueRange;
     QPointF m_pressPos;

@@ -60,7 +60,7 @@ QColor idleCategory(IdleCategory category)
 }
 
 QColor overlap() { return kernelTypeSlice(QStringLiteral("COMPUTATION overlapping COMMUNICATION")); }
-QColor selectionBand() { return QColor(255, 200, 0, 55); }
+QColor selectionBand() { return QColor(255, 210, 0, 40); }
 QColor selectionOutline() { return QColor(215, 140, 0); }
 QColor boxFill() { return QColor(0x63, 0x6e, 0xfa, 90); }
 

@@ -8,6 +8,7 @@
 #include "model/trace.h"
 
 #include <QGuiApplication>
+#include <QLocale>
 
 namespace kscope {
 
@@ -126,18 +127,46 @@ void AnalysisView::pickKernel(quint32 kernel, const QString& name)
     emit kernelPicked(kernel);
 }
 
+QList<int> AnalysisView::partialRanks() const
+{
+    QList<int> ranks;
+    if (const auto run = m_session->run())
+        for (const LoadError& e : run->errors)
+            if (e.partial && e.rank >= 0)
+                ranks.push_back(e.rank);
+    return ranks;
+}
+
 QString AnalysisView::failedRanksNote() const
 {
     const auto run = m_session->run();
     if (!run)
         return {};
-    QStringList failed;
-    for (const LoadError& e : run->errors)
-        if (!e.partial && e.kind != LoadErrorKind::Cancelled)
+    QStringList partial, failed;
+    const QLocale c = QLocale::c();
+    for (const LoadError& e : run->errors) {
+        if (e.kind == LoadErrorKind::Cancelled)
+            continue;
+        if (e.partial)
+            partial << tr("rank %1 read only to byte %2 (%3)").arg(e.rank).arg(c.toString(qulonglong(e.byteOffset)),
+                                                                        fmt::qstr(toString(e.kind)));
+        else
             failed << fmt::qstr(e.file.filename().string());
-    if (failed.isEmpty())
+    }
+    QStringList parts;
+    if (!partial.isEmpty())
+        parts << tr("Hatched: %1").arg(partial.join(QStringLiteral(", ")));
+    if (!failed.isEmpty())
+        parts << tr("Not shown: %1 could not be read").arg(failed.join(QStringLiteral(", ")));
+    if (parts.isEmpty())
         return {};
-    return tr("Not shown: %1 could not be read (see Import issues)").arg(failed.join(QStringLiteral(", ")));
+    return parts.join(QStringLiteral(" · ")) + tr(" (see Import issues)");
+}
+
+void AnalysisView::markRanks(ChartView* chart) const
+{
+    chart->setMarkedIds(partialRanks());
+    chart->setHighlightedIds(selection()->ranks());
 }
 
 QString AnalysisView::option(const QString& name, const QVariant& fallback) const

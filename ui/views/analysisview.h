@@ -90,8 +90,13 @@ protected:
     SelectionModel* selection() const { return m_session->selection(); }
     // The slice the presented results belong to (valid in present()).
     const Run& slice() const { return *m_session->slice(); }
-    // "Not shown: rank3.json (truncated ...)": for per-rank charts, the ranks that failed to load.
+    // For per-rank charts: "Hatched: rank 3 read only to byte 1,234 (truncated) · Not shown:
+    // rank4.json could not be read (see Import issues)".
     QString failedRanksNote() const;
+    // Ranks whose file was read only up to an error: their numbers cover part of the trace.
+    QList<int> partialRanks() const;
+    // A per-rank chart after drawing: partial ranks hatched, the selection highlighted.
+    void markRanks(ChartView* chart) const;
     QString option(const QString& name, const QVariant& fallback) const;
     double numberOption(const QString& name, double fallback) const;
     bool boolOption(const QString& name, bool fallback) const;

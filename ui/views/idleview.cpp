@@ -44,6 +44,9 @@ public:
         m_delay->setSuffix(tr(" µs"));
         m_delay->setValue(numberOption(kDelay, IdleTimeOptions{}.consecutiveKernelDelayUs));
         m_delay->setToolTip(tr("Consecutive-kernel delay: a shorter gap between kernels counts as kernel wait (HTA: 30 µs)"));
+        m_rankLabel->setToolTip(tr("Select another rank in a chart or the toolbar"));
+        // Long messages ("No usable rank in ...") must not widen the dock: they are cut, not wrapped.
+        m_rankLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
         auto* controls = new QHBoxLayout;
         controls->addWidget(m_rankLabel, 1);
         controls->addWidget(new QLabel(tr("Kernel wait <"), this));
@@ -115,7 +118,9 @@ protected:
         m_rank = shownRank();
         m_idle = results.share<IdleTime>(idleKey());
         m_bins = results.share<IdleHistogram>(histogramKey());
-        m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(m_rank));
+        m_rankLabel->setText(partialRanks().contains(m_rank)
+                                 ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(m_rank)
+                                 : tr("<b>Rank %1</b>").arg(m_rank));
         drawBars(*m_streams, idleStreamBars(*m_idle, m_rank, m_percent->isChecked()));
         drawHistogram(*m_histogram, idleHistogramData(*m_bins, m_rank, logBins()));
     }

@@ -116,6 +116,7 @@ protected:
             BoxChartData data = kernelBoxes(*k, fmt::qstr(slice().str(k->name)));
             data.footnote = failedRanksNote();
             drawBoxes(*m_chart, data);
+            markRanks(m_chart);
         }
         const int row = m_list->resultModel()->rowOfId(m_shownKernel);
         const QModelIndex index = row >= 0 ? m_list->proxy()->mapFromSource(m_list->resultModel()->index(row, 0)) : QModelIndex();

@@ -42,7 +42,7 @@ protected:
         BarChartData data = overlapBars(*m_result);
         data.footnote = failedRanksNote();
         drawBars(*m_chart, data);
-        highlightSelection();
+        markRanks(m_chart);
     }
 
     void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }

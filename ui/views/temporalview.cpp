@@ -52,7 +52,7 @@ protected:
         BarChartData data = temporalBars(*m_result, m_percent->isChecked());
         data.footnote = failedRanksNote();
         drawBars(*m_chart, data);
-        highlightSelection();
+        markRanks(m_chart);
     }
 
     void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }

@@ -1,0 +1,125 @@
+// File > Export Chart, Export Table and Export All: what the views show, as PNG/PDF and CSV.
+
+#include "shell/mainwindow.h"
+
+#include "common/filewriting.h"
+#include "common/format.h"
+#include "plots/chartview.h"
+#include "session/runsession.h"
+#include "views/analysisview.h"
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QMessageBox>
+
+namespace kscope {
+
+ChartView* MainWindow::currentChart() const
+{
+    if (auto* v = qobject_cast<AnalysisView*>(m_lastView.data()))
+        for (ChartView* chart : v->charts())
+            if (chart->hasFocus() || v->charts().size() == 1)
+                return chart;
+    const AnalysisView* temporal = view(QStringLiteral("temporal"));
+    return temporal ? temporal->charts().value(0) : nullptr;
+}
+
+void MainWindow::exportChartDialog()
+{
+    QStringList names;
+    QList<ChartView*> charts;
+    for (AnalysisView* v : std::as_const(m_views))
+        for (ChartView* chart : v->charts()) {
+            names << tr("%1: %2").arg(v->title(), chart->title().isEmpty() ? chart->exportName() : chart->title());
+            charts << chart;
+        }
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(this, tr("Export Chart"), tr("Chart:"), names,
+                                                 std::max<int>(0, charts.indexOf(currentChart())), false, &ok);
+    if (!ok)
+        return;
+    ChartView* chart = charts.value(names.indexOf(choice));
+    QString filter = tr("PNG image (*.png)");
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), chart->exportName() + QStringLiteral(".png"),
+                                                      tr("PNG image (*.png);;PDF (*.pdf)"), &filter);
+    if (path.isEmpty())
+        return;
+    if (chart->exportImage(path))
+        showStatus(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
+    else
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(path));
+}
+
+void MainWindow::exportTableDialog()
+{
+    QStringList names;
+    QList<TableExport> tables;
+    for (AnalysisView* v : std::as_const(m_views))
+        for (const TableExport& table : v->tables()) {
+            names << tr("%1: %2").arg(v->title(), table.name);
+            tables << table;
+        }
+    if (tables.isEmpty()) {
+        QMessageBox::information(this, tr("Export Table"), tr("No table to export yet: open a run first."));
+        return;
+    }
+    bool ok = false;
+    const QString choice = QInputDialog::getItem(this, tr("Export Table as CSV"), tr("Table (all rows):"), names, 0, false, &ok);
+    if (!ok)
+        return;
+    const TableExport& table = tables[names.indexOf(choice)];
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), table.name + QStringLiteral(".csv"),
+                                                      tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (writeCsvFile(table.table, path, &error))
+        showStatus(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(path), fmt::count(qint64(table.table.rows.size()), "row", "rows")));
+    else
+        QMessageBox::warning(this, tr("Export Table"), tr("Could not write %1").arg(error));
+}
+
+QStringList MainWindow::exportAll(const QString& folder)
+{
+    QStringList written;
+    const QDir dir(folder);
+    if (!dir.exists())
+        return written;
+    // What is exported is what the views show once every result is in: wait for them.
+    QElapsedTimer clock;
+    clock.start();
+    while (isBusy() && clock.elapsed() < 120000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    for (AnalysisView* v : std::as_const(m_views)) {
+        if (!v->isCurrent())
+            continue;
+        for (ChartView* chart : v->charts()) {
+            const QString path = dir.filePath(chart->exportName() + QStringLiteral(".png"));
+            if (chart->exportImage(path, std::max(chart->width(), 900), std::max(chart->height(), 500)))
+                written << path;
+        }
+        for (const TableExport& table : v->tables()) {
+            const QString path = dir.filePath(table.name + QStringLiteral(".csv"));
+            if (writeCsvFile(table.table, path))
+                written << path;
+        }
+    }
+    return written;
+}
+
+void MainWindow::exportAllDialog()
+{
+    if (!run()) {
+        QMessageBox::information(this, tr("Export All"), tr("Open a run first."));
+        return;
+    }
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export All Charts and Tables Into"));
+    if (folder.isEmpty())
+        return;
+    const QStringList written = exportAll(folder);
+    showStatus(tr("Wrote %1 into %2").arg(fmt::count(written.size(), "file", "files"), QDir::toNativeSeparators(folder)));
+}
+
+} // namespace kscope
