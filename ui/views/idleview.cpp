@@ -121,8 +121,18 @@ protected:
         m_rankLabel->setText(partialRanks().contains(m_rank)
                                  ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(m_rank)
                                  : tr("<b>Rank %1</b>").arg(m_rank));
-        drawBars(*m_streams, idleStreamBars(*m_idle, m_rank, m_percent->isChecked()));
+        syncControls();
+        drawBars(*m_streams, idleStreamBars(*m_idle, m_rank, boolOption(kPercent, true)));
         drawHistogram(*m_histogram, idleHistogramData(*m_bins, m_rank, logBins()));
+    }
+
+    // The controls show the session's options, whoever set them last.
+    void syncControls()
+    {
+        const QSignalBlocker percent(m_percent), log(m_logBins), delay(m_delay);
+        m_percent->setChecked(boolOption(kPercent, true));
+        m_logBins->setChecked(logBins());
+        m_delay->setValue(delayUs());
     }
 
     void showMessage(const QString& message) override

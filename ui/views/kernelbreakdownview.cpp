@@ -133,6 +133,13 @@ protected:
     void present(const ResultSet& results) override
     {
         m_result = results.share<KernelBreakdown>(key());
+        {
+            const KernelBreakdownOptions o = options();
+            const QSignalBlocker ratio(m_ratio), count(m_count), memory(m_memory);
+            m_ratio->setValue(o.durationRatio);
+            m_count->setValue(o.numKernels);
+            m_memory->setChecked(o.includeMemoryKernels);
+        }
         drawBars(*m_chart, kernelTypeBars(*m_result));
         // The kernels table with each row's launch count beside HTA's columns.
         auto table = std::make_shared<Table>(kernelsTable(slice(), *m_result));

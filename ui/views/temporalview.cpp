@@ -49,7 +49,10 @@ protected:
     void present(const ResultSet& results) override
     {
         m_result = results.share<TemporalBreakdown>(QStringLiteral("temporal"));
-        BarChartData data = temporalBars(*m_result, m_percent->isChecked());
+        const bool percent = boolOption(QStringLiteral("percent"), true);
+        const QSignalBlocker blocker(m_percent);  // the option may have been set elsewhere
+        m_percent->setChecked(percent);
+        BarChartData data = temporalBars(*m_result, percent);
         data.footnote = failedRanksNote();
         drawBars(*m_chart, data);
         markRanks(m_chart);
