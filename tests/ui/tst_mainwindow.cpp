@@ -147,7 +147,7 @@ void TestMainWindow::ctrlClickSelectsSeveralRanks()
     QCOMPARE(kernelsTable()->proxy()->rankFilter(), (QList<int>{2, 5}));
     QVERIFY(kernelsTable()->proxy()->rowCount() > rowsForOne);
     // The toolbar says both ranks, not only the last.
-    auto* rankBox = w().findChild<QComboBox*>();
+    auto* rankBox = w().findChild<QComboBox*>(QStringLiteral("rankSelector"));
     QVERIFY(rankBox);
     QCOMPARE(rankBox->currentText(), QStringLiteral("2, 5"));
     screenshot(&w(), "two-ranks");

@@ -35,6 +35,15 @@ std::string csvOf(const Table& table)
     return out.str();
 }
 
+bool hasStepIn(const Run& run, int step)
+{
+    for (const RankTrace& rank : run.ranks)
+        for (const ProfilerStep& s : rank.steps)
+            if (s.number == step)
+                return true;
+    return false;
+}
+
 int rankNumber(const QString& name)  // "idle-time-rank5" -> 5
 {
     return name.mid(name.lastIndexOf(QStringLiteral("rank")) + 4).toInt();
@@ -52,6 +61,7 @@ private slots:
     void stepReplacesEveryNumber();
     void optionsReplaceNumbers();
     void exportAllWritesCurrentNumbers();
+    void comparisonSideSwitchReplacesEveryNumber();
     void cleanupTestCase();
 
 private:
@@ -117,7 +127,7 @@ Table TestViewTransitions::expected(const QString& name) const
             m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
         return idleHistogram(slice, options).error.empty() ? idleHistogramTable(idleHistogram(slice, options)) : Table{};
     }
-    if (name == QLatin1String("import-issues"))
+    if (name == QLatin1String("import-issues") && !m_window->session()->testRun())
         return importIssuesTable(*m_window->run());
     return {};
 }
@@ -130,6 +140,10 @@ void TestViewTransitions::verifyEveryView()
         QVERIFY2(view->isCurrent(), qPrintable(view->id()));
         QCOMPARE(view->presentedGeneration(), w().session()->sliceGeneration());
         for (const TableExport& table : view->tables()) {
+            if (table.name == QLatin1String("import-issues") && w().session()->testRun())
+                continue;  // both runs' issues: checked in comparisonSideSwitchReplacesEveryNumber
+            if (view->id() == QLatin1String("diff"))
+                continue;  // two runs: tst_mainwindow checks the comparison view against the CLI's tables
             QVERIFY2(!expected(table.name).columns.empty(), qPrintable(table.name));
             QCOMPARE(csvOf(table.table), csvOf(expected(table.name)));
             ++tables;
@@ -232,6 +246,39 @@ void TestViewTransitions::exportAllWritesCurrentNumbers()
     const std::string idle = readFileBytes(dir / "idle-time-rank0.csv");
     QCOMPARE(idle, csvOf(expected(QStringLiteral("idle-time-rank0"))));
     QCOMPARE(readFileBytes(dir / "temporal.csv"), csvOf(expected(QStringLiteral("temporal"))));
+}
+
+void TestViewTransitions::comparisonSideSwitchReplacesEveryNumber()
+{
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    w().session()->selection()->setRank(2);
+    verifyEveryView();
+    const std::string controlIdle = csvOf(w().view(QStringLiteral("idle"))->tables().front().table);
+    QSignalSpy compared(w().session(), &RunSession::comparisonChanged);
+    w().openComparison(m_otherRun);
+    QVERIFY(compared.wait(kUiTimeoutMs));
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().session()->shownSide(), RunSide::Control);  // opening a comparison changes nothing shown
+    verifyEveryView();
+    QCOMPARE(csvOf(w().view(QStringLiteral("idle"))->tables().front().table), controlIdle);
+    // Both runs' import issues, told apart.
+    const Table issues = w().view(QStringLiteral("issues"))->tables().value(0).table;
+    QVERIFY(issues.columns.empty() || issues.columns.front() == "run");
+
+    w().session()->setShownSide(RunSide::Test);
+    verifyEveryView();
+    QCOMPARE(w().session()->run(), w().session()->testRun());
+    QCOMPARE(w().session()->selection()->rank(), 2);  // the other run has rank 2 too: kept
+    QVERIFY(csvOf(w().view(QStringLiteral("idle"))->tables().front().table) != controlIdle);
+    const int step = w().session()->testRun()->ranks.front().steps.at(1).number;
+    w().session()->selection()->setStep(step);
+    verifyEveryView();
+    w().session()->setShownSide(RunSide::Control);
+    verifyEveryView();
+    QCOMPARE(w().session()->selection()->step(), hasStepIn(*w().run(), step) ? step : -1);
+    w().session()->closeComparison();
+    QVERIFY(!w().session()->testRun());
+    verifyEveryView();
 }
 
 void TestViewTransitions::cleanupTestCase() { m_window.reset(); }

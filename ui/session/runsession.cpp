@@ -5,6 +5,7 @@
 #include "model/trace.h"
 #endif
 
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
@@ -13,14 +14,16 @@ namespace kscope {
 
 namespace {
 
-// The selection of a reopened run, carried over where the new run still has it.
-struct CarriedSelection {
-    QList<int> ranks;
-    int step = -1;
-    QString kernelName;
-};
-
 QString optionKey(const QString& view, const QString& name) { return view + QLatin1Char('/') + name; }
+
+bool hasStep(const Run& run, int step)
+{
+    for (const RankTrace& rank : run.ranks)
+        for (const ProfilerStep& s : rank.steps)
+            if (s.number == step)
+                return true;
+    return false;
+}
 
 } // namespace
 
@@ -32,45 +35,96 @@ RunSession::RunSession(QObject* parent) : QObject(parent), m_selection(new Selec
 
 RunSession::~RunSession() = default;
 
+QString RunSession::label(RunSide side) const
+{
+    const QString name = QFileInfo(m_sides[int(side)].path).fileName();
+    if (!name.isEmpty())
+        return name;
+    return side == RunSide::Control ? tr("control") : tr("test");
+}
+
 void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
 {
-    const bool reopened = m_run && run && path == m_runPath;
-    CarriedSelection carried;
-    if (reopened)
-        carried = {m_selection->ranks(), m_selection->step(), m_selection->kernelName()};
+    const bool reopened = m_sides[0].run && run && path == m_sides[0].path;
+    if (!reopened && m_sides[1].run) {
+        m_sides[1] = {};
+        emit comparisonChanged();
+    }
+    m_sides[0].run = std::move(run);
+    m_sides[0].path = path;
+    m_sides[0].generation = ++m_nextGeneration;
+    m_sides[0].stepSlices.clear();
+    m_shown = RunSide::Control;
+    dropStaleResults();
+    emit runChanged();
+    showRun(RunSide::Control, reopened);
+}
 
-    ++m_runGeneration;
-    m_run = std::move(run);
-    m_runPath = path;
-    m_results.clear();
-    m_inFlight.clear();
-    m_stepSlices.clear();
+void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
+{
+    const bool reopened = m_sides[1].run && run && path == m_sides[1].path;
+    m_sides[1].run = std::move(run);
+    m_sides[1].path = path;
+    m_sides[1].generation = ++m_nextGeneration;
+    m_sides[1].stepSlices.clear();
+    dropStaleResults();
+    emit comparisonChanged();
+    if (m_shown == RunSide::Test)
+        showRun(m_sides[1].run ? RunSide::Test : RunSide::Control, reopened || m_sides[1].run);
+    else
+        emit sliceChanged();  // comparison views refresh; single-run views find their cache
+}
+
+void RunSession::dropStaleResults()
+{
+    // Keys begin with the generations of the runs they were computed from.
+    const QString control = QString::number(m_sides[0].generation);
+    const QString test = QString::number(m_sides[1].generation);
+    const QString comparison = QStringLiteral("cmp|%1|%2|").arg(control, test);
+    for (auto it = m_results.begin(); it != m_results.end();) {
+        const QString& key = it.key();
+        const bool current = key.startsWith(comparison) || key.startsWith(control + QLatin1Char('|'))
+            || (m_sides[1].run && key.startsWith(test + QLatin1Char('|')));
+        it = current ? std::next(it) : m_results.erase(it);
+    }
+}
+
+void RunSession::setShownSide(RunSide side)
+{
+    if (side == m_shown || (side == RunSide::Test && !m_sides[1].run))
+        return;
+    showRun(side, true);
+}
+
+void RunSession::showRun(RunSide side, bool keepSelection)
+{
+    // The selection carries over where the newly shown run has it: ranks and step by number,
+    // the kernel by name (string ids are each run's own).
+    const QList<int> ranks = m_selection->ranks();
+    const int step = m_selection->step();
+    const QString kernelName = m_selection->kernelName();
+    m_shown = side;
     m_slicing = false;
     // Until the new slice is set nothing may be computed: the old slice is another run's.
     m_slice.reset();
     ++m_sliceGeneration;
+    const auto shown = run();
     {
-        // The new run's signals come after the whole selection is set, so views refresh once.
+        // The selection's signals come after it is whole, so views refresh once.
         const QSignalBlocker blocker(m_selection);
         m_selection->clear();
-        if (reopened && m_run) {
-            QList<int> ranks;
-            for (int rank : std::as_const(carried.ranks))
-                if (m_run->findRank(rank))
-                    ranks.push_back(rank);
-            m_selection->setRanks(ranks);
-            bool hasStep = false;
-            for (const RankTrace& rank : m_run->ranks)
-                for (const ProfilerStep& step : rank.steps)
-                    hasStep |= step.number == carried.step;
-            m_selection->setStep(hasStep ? carried.step : -1);
-            // String ids are the new run's own: the kernel is the one with the same name.
-            const StringId kernel = carried.kernelName.isEmpty() ? StringId{} : m_run->strings.find(carried.kernelName.toStdString());
+        if (keepSelection && shown) {
+            QList<int> kept;
+            for (int rank : ranks)
+                if (shown->findRank(rank))
+                    kept.push_back(rank);
+            m_selection->setRanks(kept);
+            m_selection->setStep(step >= 0 && hasStep(*shown, step) ? step : -1);
+            const StringId kernel = kernelName.isEmpty() ? StringId{} : shown->strings.find(kernelName.toStdString());
             if (kernel)
-                m_selection->setKernel(kernel.value, carried.kernelName);
+                m_selection->setKernel(kernel.value, kernelName);
         }
     }
-    emit runChanged();
     emit m_selection->ranksChanged();
     emit m_selection->kernelChanged();
     emit m_selection->stepChanged();  // cuts the slice (or shows the whole run) and refreshes views
@@ -101,41 +155,44 @@ void RunSession::setOption(const QString& view, const QString& name, const QVari
 
 void RunSession::applyStep()
 {
-    if (!m_run) {
+    const auto shown = run();
+    if (!shown) {
         setSlice(nullptr);
         return;
     }
     const int step = m_selection->step();
     if (step < 0) {
         m_slicing = false;
-        setSlice(m_run);
+        setSlice(shown);
         return;
     }
-    if (const auto it = m_stepSlices.constFind(step); it != m_stepSlices.cend()) {
+    Side& side = m_sides[int(m_shown)];
+    if (const auto it = side.stepSlices.constFind(step); it != side.stepSlices.cend()) {
         m_slicing = false;
         setSlice(*it);
         return;
     }
-    // Views say "Computing…" until the slice is cut; a newer step or run drops this one.
+    // Views say "Computing…" until the slice is cut; a newer step, side or run drops this one.
     m_slicing = true;
     setSlice(nullptr);
-    const auto run = m_run;
-    const quint64 generation = m_runGeneration;
+    const quint64 generation = side.generation;
+    const RunSide sideIndex = m_shown;
     auto* watcher = new QFutureWatcher<std::shared_ptr<const Run>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, step] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, sideIndex, step] {
         watcher->deleteLater();
-        if (generation != m_runGeneration)
+        Side& s = m_sides[int(sideIndex)];
+        if (generation != s.generation)
             return;
         std::shared_ptr<const Run> slice = watcher->result();
-        m_stepSlices.insert(step, slice);
-        if (m_selection->step() != step)
+        s.stepSlices.insert(step, slice);
+        if (m_shown != sideIndex || m_selection->step() != step)
             return;
         m_slicing = false;
         setSlice(std::move(slice));
         if (!isBusy())
             emit idle();
     });
-    watcher->setFuture(QtConcurrent::run([run, step] { return std::shared_ptr<const Run>(sliceRunToStep(*run, step)); }));
+    watcher->setFuture(QtConcurrent::run([shown, step] { return std::shared_ptr<const Run>(sliceRunToStep(*shown, step)); }));
 }
 
 void RunSession::setSlice(std::shared_ptr<const Run> slice)
@@ -145,44 +202,69 @@ void RunSession::setSlice(std::shared_ptr<const Run> slice)
     emit sliceChanged();
 }
 
-QString RunSession::sliceKey(const QString& key) const
+QString RunSession::cacheKey(const QString& key, bool comparison) const
 {
-    return QStringLiteral("step=%1|").arg(m_selection->step()) + key;
+    if (comparison)
+        return QStringLiteral("cmp|%1|%2|").arg(m_sides[0].generation).arg(m_sides[1].generation) + key;
+    return QStringLiteral("%1|step=%2|").arg(m_sides[int(m_shown)].generation).arg(m_selection->step()) + key;
 }
 
-AnyResult RunSession::cached(const QString& key) const { return m_results.value(sliceKey(key)); }
+QString RunSession::cacheKey(const AnalysisRequest& request) const { return cacheKey(request.key, bool(request.compare)); }
+
+AnyResult RunSession::cached(const QString& key) const
+{
+    if (const auto it = m_results.constFind(cacheKey(key, false)); it != m_results.cend())
+        return *it;
+    return m_results.value(cacheKey(key, true));
+}
 
 AnyResult RunSession::request(const AnalysisRequest& request)
 {
-    if (!m_slice)
+    const bool comparison = bool(request.compare);
+    if (comparison ? !(m_sides[0].run && m_sides[1].run) : !m_slice)
         return nullptr;
-    const QString fullKey = sliceKey(request.key);
+    const QString fullKey = cacheKey(request);
     if (const auto it = m_results.constFind(fullKey); it != m_results.cend())
         return *it;
     if (m_inFlight.contains(fullKey))
         return nullptr;
     m_inFlight.insert(fullKey);
-    const auto slice = m_slice;
-    const quint64 generation = m_runGeneration;
+    // A result belongs to the runs it was computed from: dropped if either was replaced meanwhile.
+    const quint64 controlGeneration = m_sides[0].generation;
+    const quint64 testGeneration = m_sides[1].generation;
+    const RunSide side = m_shown;
+    const auto stillOpen = [this, comparison, controlGeneration, testGeneration, side] {
+        if (comparison)
+            return m_sides[0].generation == controlGeneration && m_sides[1].generation == testGeneration;
+        return m_sides[int(side)].generation == (side == RunSide::Control ? controlGeneration : testGeneration);
+    };
     auto* watcher = new QFutureWatcher<AnyResult>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, fullKey] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, fullKey, key = request.key, stillOpen] {
         watcher->deleteLater();
-        if (generation != m_runGeneration)
-            return;  // computed for a run that is no longer open
+        if (!stillOpen()) {
+            m_inFlight.remove(fullKey);
+            if (!isBusy())
+                emit idle();
+            return;
+        }
         m_results.insert(fullKey, watcher->result());
         ++m_computed;
-        finishJob(fullKey);
+        finishJob(fullKey, key);
     });
-    watcher->setFuture(QtConcurrent::run([slice, compute = request.compute] { return compute(*slice); }));
+    if (comparison) {
+        const auto control = m_sides[0].run, test = m_sides[1].run;
+        watcher->setFuture(QtConcurrent::run([control, test, compare = request.compare] { return compare(*control, *test); }));
+    } else {
+        const auto slice = m_slice;
+        watcher->setFuture(QtConcurrent::run([slice, compute = request.compute] { return compute(*slice); }));
+    }
     return nullptr;
 }
 
-void RunSession::finishJob(const QString& fullKey)
+void RunSession::finishJob(const QString& fullKey, const QString& key)
 {
     m_inFlight.remove(fullKey);
-    // Views ask by their own key; the slice prefix is the session's business.
-    const qsizetype bar = fullKey.indexOf(QLatin1Char('|'));
-    emit resultReady(fullKey.mid(bar + 1));
+    emit resultReady(key);
     if (!isBusy())
         emit idle();
 }

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QVariant>
 
+#include <array>
 #include <functional>
 #include <memory>
 
@@ -19,13 +20,15 @@ struct Run;
 using AnyResult = std::shared_ptr<const void>;
 
 // One analysis a view needs: a key naming the analysis and its options ("idle|rank=3|delay=30"),
-// and the pure function that computes it from the slice the session hands it.
+// and the pure function that computes it, either from the slice the views show (compute) or
+// from both runs of a comparison, whole (compare).
 struct AnalysisRequest {
     QString key;
     std::function<AnyResult(const Run&)> compute;
+    std::function<AnyResult(const Run& control, const Run& test)> compare = {};
 };
 
-// Wraps an analysis function returning a value into a request.
+// Wraps an analysis function returning a value into a request on the shown slice.
 template <typename Result, typename Compute>
 AnalysisRequest analysisRequest(QString key, Compute compute)
 {
@@ -34,31 +37,60 @@ AnalysisRequest analysisRequest(QString key, Compute compute)
             }};
 }
 
-// The one owner of what the GUI shows: the loaded run, its slice for the selected ProfilerStep,
-// HTA-compatible mode, the shared selection, per-view options and a cache of analysis results
-// keyed by (slice, analysis and options). Each result is computed once on the thread pool,
+// Wraps a two-run analysis (control, test) into a request on both runs.
+template <typename Result, typename Compare>
+AnalysisRequest comparisonRequest(QString key, Compare compare)
+{
+    AnalysisRequest request{std::move(key), {}};
+    request.compare = [compare = std::move(compare)](const Run& control, const Run& test) -> AnyResult {
+        return std::make_shared<const Result>(compare(control, test));
+    };
+    return request;
+}
+
+// Which of the two runs single-run views show.
+enum class RunSide : int { Control = 0, Test = 1 };
+
+// The one owner of what the GUI shows: the loaded run and, for a comparison, a second one
+// beside it (File > Compare With...); the slice of the shown run for the selected ProfilerStep;
+// HTA-compatible mode; the shared selection; per-view options; and a cache of analysis results
+// keyed by (run, slice, analysis and options). Each result is computed once on the thread pool,
 // however many views show it; results of a run that is no longer open are dropped. Views keep
 // no run of their own: they ask the session, so none can show another run's, mode's or step's
-// numbers. QtCore only.
+// numbers. QtCore (and QtConcurrent) only.
 class RunSession : public QObject {
     Q_OBJECT
 public:
     explicit RunSession(QObject* parent = nullptr);
     ~RunSession() override;
 
-    // A loaded run replaces the open one. Reopening the same path (a mode toggle, a reload) keeps
-    // the selected ranks, step and kernel where the new run has them; another run clears them.
+    // A loaded run replaces the control run. Reopening the same path (a mode toggle, a reload)
+    // keeps the selected ranks, step and kernel where the new run has them, and the comparison;
+    // another run clears them.
     void setRun(std::shared_ptr<const Run> run, const QString& path);
-    std::shared_ptr<const Run> run() const { return m_run; }
-    QString runPath() const { return m_runPath; }
-    // What views analyse: the run, or its slice for the selected step; null while it is cut.
+    // The run compared with the control (null: no comparison).
+    void setTestRun(std::shared_ptr<const Run> run, const QString& path);
+    void closeComparison() { setTestRun(nullptr, {}); }
+
+    std::shared_ptr<const Run> controlRun() const { return m_sides[0].run; }
+    std::shared_ptr<const Run> testRun() const { return m_sides[1].run; }
+    QString controlPath() const { return m_sides[0].path; }
+    QString testPath() const { return m_sides[1].path; }
+    QString label(RunSide side) const;  // the folder's name ("control", "test")
+
+    RunSide shownSide() const { return m_shown; }
+    void setShownSide(RunSide side);
+    // The run single-run views show, and its path.
+    std::shared_ptr<const Run> run() const { return m_sides[int(m_shown)].run; }
+    QString runPath() const { return m_sides[int(m_shown)].path; }
+    // What views analyse: the shown run, or its slice for the selected step; null while cut.
     std::shared_ptr<const Run> slice() const { return m_slice; }
-    // Bumps whenever what views analyse changes (run, mode, step): a view presenting an older
-    // generation is stale.
+    // Bumps whenever what views analyse changes (run, side, mode, step): a view presenting an
+    // older generation is stale.
     quint64 sliceGeneration() const { return m_sliceGeneration; }
 
     bool htaCompat() const { return m_htaCompat; }
-    void setHtaCompat(bool on);  // the window reloads the run with HTA's normalisation
+    void setHtaCompat(bool on);  // the window reloads the runs with HTA's normalisation
 
     SelectionModel* selection() const { return m_selection; }
 
@@ -66,40 +98,50 @@ public:
     QVariant option(const QString& view, const QString& name, const QVariant& fallback = {}) const;
     void setOption(const QString& view, const QString& name, const QVariant& value);
 
-    // The cached result for the current slice, or null after starting its computation (once);
-    // resultReady(key) follows when it is there.
+    // The cached result for the current state, or null after starting its computation (once);
+    // resultReady(key) follows when it is there. A comparison request without a test run stays null.
     AnyResult request(const AnalysisRequest& request);
     AnyResult cached(const QString& key) const;
     bool isBusy() const { return !m_inFlight.isEmpty() || m_slicing; }
     int computedCount() const { return m_computed; }  // analyses run since start (tests, stats)
 
 signals:
-    void runChanged();
-    void sliceChanged();  // run, mode or step: every view refreshes
+    void runChanged();         // the control run
+    void comparisonChanged();  // a test run opened or closed
+    void sliceChanged();       // run, side, mode or step: every view refreshes
     void htaCompatChanged(bool on);
     void optionsChanged(const QString& view);
     void resultReady(const QString& key);
     void idle();  // nothing in flight any more
 
 private:
-    QString sliceKey(const QString& key) const;
+    struct Side {
+        std::shared_ptr<const Run> run;
+        QString path;
+        quint64 generation = 0;
+        QHash<int, std::shared_ptr<const Run>> stepSlices;  // cut once per step
+    };
+
+    QString cacheKey(const AnalysisRequest& request) const;
+    QString cacheKey(const QString& key, bool comparison) const;
+    void showRun(RunSide side, bool keepSelection);
+    void dropStaleResults();
     void applyStep();
     void setSlice(std::shared_ptr<const Run> slice);
-    void finishJob(const QString& fullKey);
+    void finishJob(const QString& fullKey, const QString& key);
 
     SelectionModel* m_selection;
-    std::shared_ptr<const Run> m_run;
+    std::array<Side, 2> m_sides;
+    RunSide m_shown = RunSide::Control;
     std::shared_ptr<const Run> m_slice;
-    QString m_runPath;
     bool m_htaCompat = false;
     bool m_slicing = false;
-    quint64 m_runGeneration = 0;
+    quint64 m_nextGeneration = 0;
     quint64 m_sliceGeneration = 0;
     int m_computed = 0;
-    QHash<int, std::shared_ptr<const Run>> m_stepSlices;  // cut once per step and run
-    QHash<QString, AnyResult> m_results;                   // "step=N|key" of the open run
+    QHash<QString, AnyResult> m_results;  // "<side generation>|step=N|key" or "cmp|<gen>|<gen>|key"
     QSet<QString> m_inFlight;
-    QHash<QString, QVariant> m_options;                    // "view/name"
+    QHash<QString, QVariant> m_options;  // "view/name"
 };
 
 } // namespace kscope

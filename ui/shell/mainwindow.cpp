@@ -41,12 +41,13 @@ constexpr int kMultipleRanks = -2;  // the rank selector's entry for a Ctrl+clic
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_session(new RunSession(this)), m_loader(new LoadController(this)),
-      m_progress(new LoadProgressWidget(this))
+      m_testLoader(new LoadController(this)), m_progress(new LoadProgressWidget(this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/kinetoscope/kinetoscope.svg")));
     setAcceptDrops(true);
     setDockOptions(AnimatedDocks | AllowTabbedDocks | AllowNestedDocks);
     m_loader->setHtaCompat(m_session->htaCompat());
+    m_testLoader->setHtaCompat(m_session->htaCompat());
     createBanner();
     createViews();
     createActions();
@@ -54,24 +55,33 @@ MainWindow::MainWindow(QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
     m_progress->hide();
 
-    connect(m_loader, &LoadController::started, this, [this](const QString& path) {
-        m_progress->begin(path);
-        m_progress->show();
-    });
-    connect(m_loader, &LoadController::progress, m_progress, &LoadProgressWidget::showStatus);
-    connect(m_progress, &LoadProgressWidget::cancelRequested, m_loader, &LoadController::cancel);
-    connect(m_loader, &LoadController::cancelled, this, [this](const QString& path) {
-        m_progress->hide();
-        showStatus(tr("Loading %1 cancelled; %2").arg(QDir::toNativeSeparators(path),
-                                                       run() ? tr("the previous run stays open") : tr("no run open")),
-                   8000);
-    });
+    // One progress bar for both loaders: the run, and the one it is compared with.
+    for (LoadController* loader : {m_loader, m_testLoader}) {
+        connect(loader, &LoadController::started, this, [this](const QString& path) {
+            m_progress->begin(path);
+            m_progress->show();
+        });
+        connect(loader, &LoadController::progress, m_progress, &LoadProgressWidget::showStatus);
+        connect(m_progress, &LoadProgressWidget::cancelRequested, loader, &LoadController::cancel);
+        connect(loader, &LoadController::cancelled, this, [this](const QString& path) {
+            m_progress->hide();
+            showStatus(tr("Loading %1 cancelled; %2").arg(QDir::toNativeSeparators(path),
+                                                           run() ? tr("what was open stays open") : tr("no run open")),
+                       8000);
+        });
+    }
     connect(m_loader, &LoadController::finished, this,
             [this](std::shared_ptr<const Run> run, const QString& path) { setRun(std::move(run), path); });
+    connect(m_testLoader, &LoadController::finished, this,
+            [this](std::shared_ptr<const Run> run, const QString& path) { setTestRun(std::move(run), path); });
     connect(m_session, &RunSession::htaCompatChanged, this, [this](bool on) {
         m_loader->setHtaCompat(on);
-        if (!m_session->runPath().isEmpty())
-            openRun(m_session->runPath());
+        m_testLoader->setHtaCompat(on);
+        const QString test = m_session->testPath();
+        if (!m_session->controlPath().isEmpty())
+            openRun(m_session->controlPath());
+        if (!test.isEmpty())
+            openComparison(test);
     });
     connect(m_session->selection(), &SelectionModel::ranksChanged, this, &MainWindow::showSelectedRanks);
     connect(m_session->selection(), &SelectionModel::stepChanged, this, [this] {
@@ -201,6 +211,18 @@ void MainWindow::createActions()
     rebuildRecentMenu();
     file->addAction(tr("Open &Sample Run"), this, &MainWindow::openSampleRun);
     file->addSeparator();
+    file->addAction(tr("Compare &With…"), this, [this] {
+        if (!m_session->controlRun()) {
+            QMessageBox::information(this, tr("Compare With"), tr("Open the run to compare against first."));
+            return;
+        }
+        const QString folder = QFileDialog::getExistingDirectory(this, tr("Compare With Run Folder"));
+        if (!folder.isEmpty())
+            openComparison(folder);
+    });
+    m_closeComparison = file->addAction(tr("Close Co&mparison"), m_session, &RunSession::closeComparison);
+    m_closeComparison->setEnabled(false);
+    file->addSeparator();
     file->addAction(tr("Export &Chart as PNG/PDF…"), this, &MainWindow::exportChartDialog)->setShortcut(QKeySequence(tr("Ctrl+E")));
     file->addAction(tr("Export &Table as CSV…"), this, &MainWindow::exportTableDialog);
     file->addAction(tr("Export &All…"), this, &MainWindow::exportAllDialog);
@@ -235,14 +257,23 @@ void MainWindow::createToolBar()
     bar->setObjectName(QStringLiteral("selectionBar"));
     bar->addAction(QIcon::fromTheme(QStringLiteral("document-open")), tr("Open…"), this, &MainWindow::openFolderDialog);
     bar->addSeparator();
+    m_sideLabel = new QLabel(tr(" Show: "), bar);
+    m_sideBox = new QComboBox(bar);
+    m_sideBox->setObjectName(QStringLiteral("runSelector"));
+    m_sideBox->setToolTip(tr("Which run the single-run views show; the Comparison view shows both"));
+    m_sideActions = {bar->addWidget(m_sideLabel), bar->addWidget(m_sideBox)};
+    for (QAction* action : std::as_const(m_sideActions))
+        action->setVisible(false);
     bar->addWidget(new QLabel(tr(" Rank: "), bar));
     m_rankBox = new QComboBox(bar);
+    m_rankBox->setObjectName(QStringLiteral("rankSelector"));
     m_rankBox->setMinimumContentsLength(8);
     m_rankBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_rankBox->setToolTip(tr("The rank the idle-time view and the kernels table show (Ctrl+click in a chart adds ranks)"));
     bar->addWidget(m_rankBox);
     bar->addWidget(new QLabel(tr("  Step: "), bar));
     m_stepBox = new QComboBox(bar);
+    m_stepBox->setObjectName(QStringLiteral("stepSelector"));
     m_stepBox->setMinimumContentsLength(8);
     m_stepBox->setToolTip(tr("Narrow every view to one ProfilerStep (GPU work counts in the step that launched it)"));
     bar->addWidget(m_stepBox);
@@ -260,6 +291,12 @@ void MainWindow::createToolBar()
     });
     connect(m_stepBox, &QComboBox::activated, this,
             [this](int index) { m_session->selection()->setStep(m_stepBox->itemData(index).toInt()); });
+    connect(m_sideBox, &QComboBox::activated, this, [this](int index) {
+        m_session->setShownSide(RunSide(m_sideBox->itemData(index).toInt()));
+        updateSelectors();
+        updateTitle();
+    });
+    connect(m_session, &RunSession::comparisonChanged, this, &MainWindow::updateComparison);
     updateSelectors();
 }
 
@@ -321,9 +358,45 @@ void MainWindow::openRun(const QString& path)
 
 void MainWindow::openSampleRun() { openRun(sampleRunPath()); }
 
+void MainWindow::openComparison(const QString& path)
+{
+    showStatus(tr("Loading %1 to compare…").arg(QDir::toNativeSeparators(path)), 0);
+    m_testLoader->start(path);
+}
+
+void MainWindow::setTestRun(std::shared_ptr<const Run> run, const QString& path)
+{
+    m_progress->hide();
+    m_session->setTestRun(run, path);
+    if (QDockWidget* diff = m_docks.value(QStringLiteral("diff"))) {
+        diff->show();
+        diff->raise();
+    }
+    showStatus(tr("Comparing %1 with %2 (%3)")
+                   .arg(m_session->label(RunSide::Control), m_session->label(RunSide::Test),
+                        fmt::count(qint64(run->ranks.size()), "rank", "ranks")));
+}
+
+void MainWindow::updateComparison()
+{
+    const bool comparing = m_session->testRun() != nullptr;
+    m_closeComparison->setEnabled(comparing);
+    m_sideBox->clear();
+    if (comparing) {
+        m_sideBox->addItem(tr("Control: %1").arg(m_session->label(RunSide::Control)), int(RunSide::Control));
+        m_sideBox->addItem(tr("Test: %1").arg(m_session->label(RunSide::Test)), int(RunSide::Test));
+        m_sideBox->setCurrentIndex(int(m_session->shownSide()));
+    }
+    for (QAction* action : std::as_const(m_sideActions))
+        action->setVisible(comparing);
+    updateSelectors();
+    updateTitle();
+    updateBanner();
+}
+
 bool MainWindow::isBusy() const
 {
-    if (m_loader->isLoading() || m_session->isBusy())
+    if (m_loader->isLoading() || m_testLoader->isLoading() || m_session->isBusy())
         return true;
     for (const AnalysisView* v : m_views)
         if (v->isBusy())
@@ -333,7 +406,15 @@ bool MainWindow::isBusy() const
 
 QString MainWindow::bannerText() const
 {
-    const auto run = m_session->run();
+    QString text = issuesSummary(m_session->controlRun());
+    const QString test = issuesSummary(m_session->testRun());
+    if (!test.isEmpty())
+        text += (text.isEmpty() ? QString() : QStringLiteral("; ")) + tr("compared run: %1").arg(test);
+    return text;
+}
+
+QString MainWindow::issuesSummary(const std::shared_ptr<const Run>& run) const
+{
     if (!run)
         return {};
     if (run->ranks.empty()) {
@@ -425,8 +506,10 @@ void MainWindow::updateTitle()
         setWindowTitle(tr("Kinetoscope"));
         return;
     }
-    const QString path = m_session->runPath();
-    const QString name = isSampleRun(path) ? tr("bundled sample run") : QFileInfo(path).fileName();
+    const QString path = m_session->controlPath();
+    QString name = isSampleRun(path) ? tr("bundled sample run") : QFileInfo(path).fileName();
+    if (m_session->testRun())
+        name = tr("%1 vs %2").arg(name, m_session->label(RunSide::Test));
     setWindowTitle(run->htaCompat ? tr("%1 [HTA-compatible] — Kinetoscope").arg(name) : tr("%1 — Kinetoscope").arg(name));
     setWindowFilePath(path);
 }

@@ -6,6 +6,7 @@
 
 #include <memory>
 
+class QAction;
 class QComboBox;
 class QDockWidget;
 class QLabel;
@@ -31,6 +32,8 @@ public:
     ~MainWindow() override;
 
     void openRun(const QString& path);
+    // File > Compare With...: loads a second run beside the open one.
+    void openComparison(const QString& path);
     void openSampleRun();
     static QString sampleRunPath();
 
@@ -38,6 +41,7 @@ public:
     std::shared_ptr<const Run> run() const;
     bool isBusy() const;  // loading, slicing, or some view still waiting for a result
     LoadController* loader() const { return m_loader; }
+    LoadController* comparisonLoader() const { return m_testLoader; }
     QList<AnalysisView*> views() const { return m_views; }
     AnalysisView* view(const QString& id) const;
     QDockWidget* dock(const QString& id) const { return m_docks.value(id); }
@@ -63,6 +67,9 @@ private:
     void createToolBar();
     void restoreLayout();
     void setRun(std::shared_ptr<const Run> run, const QString& path);
+    void setTestRun(std::shared_ptr<const Run> run, const QString& path);
+    void updateComparison();
+    QString issuesSummary(const std::shared_ptr<const Run>& run) const;
     void updateSelectors();
     void showSelectedRanks();
     void updateTitle();
@@ -81,6 +88,7 @@ private:
 
     RunSession* m_session;
     LoadController* m_loader;
+    LoadController* m_testLoader;
     LoadProgressWidget* m_progress;
     QList<AnalysisView*> m_views;
     QHash<QString, QDockWidget*> m_docks;  // by view id
@@ -90,6 +98,10 @@ private:
     QLabel* m_banner = nullptr;
     QComboBox* m_rankBox = nullptr;
     QComboBox* m_stepBox = nullptr;
+    QLabel* m_sideLabel = nullptr;
+    QComboBox* m_sideBox = nullptr;
+    QList<QAction*> m_sideActions;
+    QAction* m_closeComparison = nullptr;
     QPointer<QWidget> m_lastView;  // the view last clicked: File > Export Chart preselects it
 };
 

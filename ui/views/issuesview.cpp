@@ -44,18 +44,37 @@ public:
 protected:
     QList<AnalysisRequest> requests() const override { return {}; }  // the run's own lists, no analysis
 
-    void present(const ResultSet&) override
-    {
-        // Import issues describe the whole run, whatever step is shown.
-        m_table->resultModel()->setTable(std::make_shared<Table>(importIssuesTable(*session()->run())));
-    }
+    void present(const ResultSet&) override { showIssues(); }
 
     void showMessage(const QString& message) override
     {
         AnalysisView::showMessage(message);
-        if (const auto run = session()->run())  // a run without ranks: its issues say why
-            m_table->resultModel()->setTable(std::make_shared<Table>(importIssuesTable(*run)));
+        showIssues();  // a run without ranks: its issues say why
     }
+
+private:
+    // Import issues describe whole runs, whatever step is shown; with a comparison open, both
+    // runs' issues, told apart by a leading "run" column.
+    void showIssues()
+    {
+        const auto control = session()->controlRun();
+        if (!control)
+            return;
+        Table table = importIssuesTable(*control);
+        if (const auto test = session()->testRun()) {
+            const Table testIssues = importIssuesTable(*test);
+            table.columns.insert(table.columns.begin(), "run");
+            for (auto& row : table.rows)
+                row.insert(row.begin(), Cell{session()->label(RunSide::Control).toStdString()});
+            for (auto row : testIssues.rows) {
+                row.insert(row.begin(), Cell{session()->label(RunSide::Test).toStdString()});
+                table.rows.push_back(std::move(row));
+            }
+        }
+        m_table->resultModel()->setTable(std::make_shared<Table>(std::move(table)));
+    }
+
+protected:
 
     QList<TableExport> currentTables() const override
     {
