@@ -2,13 +2,13 @@
 
 namespace kscope {
 
-RankGpuUnions gpuUnions(const RankTrace& rank, KernelTypeCache& types)
+RankGpuUnions gpuUnions(const RankTrace& rank, KernelTypeCache& types, bool htaCompat)
 {
     const EventTable& events = rank.events;
     IntervalUnion all, computation, communication, memory;
     // Events are sorted by start, so each union is built in one pass without sorting.
     for (size_t i = 0; i < events.size(); ++i) {
-        if (!isGpuActivity(events, i))
+        if (!isGpuActivity(events, i, htaCompat))
             continue;
         const int64_t start = events.tsNs[i];
         const int64_t end = start + events.durNs[i];

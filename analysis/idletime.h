@@ -43,9 +43,20 @@ struct IdleIntervalStats {
     double meanUs = 0.0, stdUs = 0.0, minUs = 0.0, p25Us = 0.0, p50Us = 0.0, p75Us = 0.0, maxUs = 0.0;
 };
 
+// Default mode: GPU ops that started before the previous work on their stream had ended. They
+// have no gap before them (HTA gives them a negative one and sums it as kernel wait).
+struct IdleOverlap {
+    int rank = -1;
+    int stream = -1;
+    int64_t count = 0;
+    int64_t overlapNs = 0;  // how long they ran beside the earlier work
+};
+
 struct IdleTime {
     std::vector<IdleTimeRow> rows;          // by requested rank, stream (first seen), category
     std::vector<IdleIntervalStats> stats;   // same order; filled when intervalStats
+    std::vector<IdleOverlap> overlaps;      // default mode only; by rank, stream
+    bool htaCompat = false;                 // HTA's column names in the tables
     std::string error;
     std::vector<std::string> notes;
 };
@@ -57,14 +68,16 @@ struct IdleHistogramOptions {
     int rank = 0;
     std::vector<int> streams;  // empty = every stream
     int bins = 50;
-    bool logScale = false;     // geometric bins; gaps <= 0 are then only counted
+    bool logScale = false;     // geometric bins; zero-length gaps are then only counted
     double consecutiveKernelDelayUs = 30.0;
 };
 
+// Gaps as the default mode defines them: never negative (overlapping work is noted apart).
 struct IdleHistogram {
+    int rank = -1;
     std::vector<double> edgesUs;  // bins + 1 edges
     std::vector<int64_t> counts[kIdleCategoryCount];
-    int64_t nonPositiveGaps = 0;  // left out of log bins (back-to-back or overlapping kernels)
+    int64_t nonPositiveGaps = 0;  // zero-length gaps, left out of log bins (back-to-back kernels)
     std::string error;
     std::vector<std::string> notes;
 };

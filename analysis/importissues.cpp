@@ -23,18 +23,18 @@ std::vector<ImportIssueRow> importIssueRows(const Run& run)
     // is never parsed), so errors carry no count.
     for (const LoadError& e : run.errors)
         rows.push_back({e.partial ? ImportIssueLevel::Partial : ImportIssueLevel::Error, e.file, e.rank,
-                        static_cast<int64_t>(e.byteOffset), toString(e.kind), e.message, -1});
+                        static_cast<int64_t>(e.byteOffset), toString(e.kind), e.message, -1, e.inflated});
     for (const RankTrace& rank : run.ranks)
         for (const BadEventCounter& c : rank.badEvents) {
             const BadEventSample* first = c.samples.empty() ? nullptr : &c.samples.front();
             rows.push_back({ImportIssueLevel::BadEvents, rank.file, rank.rank,
                             first ? static_cast<int64_t>(first->byteOffset) : -1, toString(c.kind),
-                            first ? first->excerpt : std::string(), static_cast<int64_t>(c.count)});
+                            first ? first->excerpt : std::string(), static_cast<int64_t>(c.count), rank.gzip});
         }
     for (const LoadWarning& w : run.warnings)
         rows.push_back({ImportIssueLevel::Warning, w.file, w.rank, -1, {}, w.message, -1});
-    for (const std::filesystem::path& skipped : run.skippedFiles)
-        rows.push_back({ImportIssueLevel::Skipped, skipped, -1, -1, {}, "not a trace file (*.json, *.json.gz)", -1});
+    for (const SkippedFile& skipped : run.skippedFiles)
+        rows.push_back({ImportIssueLevel::Skipped, skipped.file, -1, -1, {}, skipped.reason, -1});
     return rows;
 }
 

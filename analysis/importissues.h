@@ -24,6 +24,7 @@ struct ImportIssueRow {
     std::string kind;           // LoadErrorKind or BadEventKind as text; empty for warnings and skipped files
     std::string message;        // the error's reason, the first bad event's excerpt, the warning
     int64_t count = -1;         // bad events counted, or events skipped; -1 = none
+    bool inflatedOffset = false;  // byteOffset is in the inflated stream of a gzip file
 };
 
 // Rows in this order: load errors (partial ones as Partial), bad-event counters per rank,

@@ -189,6 +189,7 @@ std::string_view rowName(const Run& run, const KernelStatsRow& row)
 KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& options)
 {
     KernelBreakdown result;
+    result.htaCompat = options.htaCompat;
     std::vector<KernelType> analysed = {KernelType::Computation, KernelType::Communication};
     if (options.includeMemoryKernels)
         analysed.push_back(KernelType::Memory);
@@ -205,7 +206,7 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
         const EventTable& events = rank.events;
         slots.clear();
         for (size_t i = 0; i < events.size(); ++i) {
-            if (!isGpuActivity(events, i))
+            if (!isGpuActivity(events, i, options.htaCompat))
                 continue;
             const StringId name = events.name[i];
             int32_t& slot = slotOfName[name.value];
@@ -237,7 +238,7 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
             aggregateType(ofType, rank.rank, options, result.kernels);
         }
 
-        const RankGpuUnions unions = gpuUnions(rank, types);
+        const RankGpuUnions unions = gpuUnions(rank, types, options.htaCompat);
         std::vector<const std::vector<Interval>*> typeUnions = {&unions.computation, &unions.communication};
         if (options.includeMemoryKernels)
             typeUnions.push_back(&unions.memory);

@@ -42,6 +42,7 @@ struct KernelStatsRow {
 struct KernelBreakdown {
     std::vector<KernelTypeShare> types;   // by sum, descending
     std::vector<KernelStatsRow> kernels;  // by type, name ("others" among them), rank
+    bool htaCompat = false;               // HTA's column names in the tables
     std::string error;
     std::vector<std::string> notes;
 };

@@ -83,7 +83,9 @@ KernelTypeCache::KernelTypeCache(const StringPool& strings)
 
 std::string shortenKernelName(std::string_view name)
 {
-    if (classifyKernelName(name) == KernelType::Memory)
+    // HTA's is_memory_kernel (its memory pattern alone): "hipMemcpy..." is a memory kernel here
+    // although classifyKernelName calls it COMMUNICATION (^hip is tried first).
+    if (isMemory(name))
         return std::string(name);
     if (name.find('<') == std::string_view::npos && name.find('(') == std::string_view::npos)
         return std::string(name);

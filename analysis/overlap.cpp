@@ -13,7 +13,7 @@ Overlap commCompOverlap(const Run& run, const OverlapOptions& options)
     KernelTypeCache types(run.strings);
     std::vector<int> silentRanks;
     for (const RankTrace& rank : run.ranks) {
-        const RankGpuUnions unions = gpuUnions(rank, types);
+        const RankGpuUnions unions = gpuUnions(rank, types, options.htaCompat);
         OverlapRow row;
         row.rank = rank.rank;
         row.communicationNs = totalLength(unions.communication);

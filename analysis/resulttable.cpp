@@ -1,8 +1,11 @@
 #include "resulttable.h"
 
+#include "kernelnames.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <ostream>
 
 namespace kscope {
@@ -115,34 +118,150 @@ void writeJson(const Table& table, std::ostream& out)
     out << "]}\n";
 }
 
-void writeAligned(const Table& table, std::ostream& out)
+namespace {
+
+// Characters on screen: UTF-8 continuation bytes take no column ("…" is one).
+size_t displayWidth(const std::string& s)
 {
-    constexpr size_t kMaxWidth = 60;
-    std::vector<size_t> width(table.columns.size());
-    std::vector<std::vector<std::string>> text;
-    for (size_t c = 0; c < table.columns.size(); ++c)
-        width[c] = table.columns[c].size();
-    for (const auto& row : table.rows) {
-        auto& cells = text.emplace_back();
-        for (size_t c = 0; c < row.size() && c < width.size(); ++c) {
-            std::string s = formatCell(row[c]);
-            if (s.size() > kMaxWidth)
-                s = s.substr(0, kMaxWidth - 3) + "...";
-            width[c] = std::max(width[c], s.size());
-            cells.push_back(std::move(s));
+    size_t n = 0;
+    for (unsigned char c : s)
+        n += (c & 0xC0) != 0x80;
+    return n;
+}
+
+// The fewest decimals (0 to 3) that show every value of a column as rounding to 3 would.
+int decimalsFor(const std::vector<double>& values)
+{
+    int decimals = 0;
+    for (double v : values) {
+        const double scaled = std::round(v * 1000.0);
+        while (decimals < 3 && std::fmod(scaled, std::pow(10.0, 3 - decimals)) != 0.0)
+            ++decimals;
+    }
+    return decimals;
+}
+
+std::string fixed(double value, int decimals)
+{
+    if (std::round(value * std::pow(10.0, decimals)) == 0.0)
+        value = 0.0;  // no "-0.000"
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, value);
+    return buf;
+}
+
+} // namespace
+
+std::vector<std::string> writeAligned(const Table& table, std::ostream& out, const AlignedOptions& options)
+{
+    constexpr size_t kMaxText = 60;
+    const size_t columns = table.columns.size();
+    std::vector<std::vector<std::string>> text(table.rows.size(), std::vector<std::string>(columns));
+    std::vector<bool> numeric(columns, false);
+    for (size_t c = 0; c < columns; ++c) {
+        std::vector<double> doubles;
+        for (const auto& row : table.rows)
+            if (c < row.size())
+                if (const auto* d = std::get_if<double>(&row[c]); d && std::isfinite(*d))
+                    doubles.push_back(*d);
+        const int decimals = decimalsFor(doubles);
+        const bool names = table.columns[c] == "name" && !options.fullNames;
+        std::vector<std::string_view> fullNames;
+        for (size_t r = 0; r < table.rows.size(); ++r) {
+            if (c >= table.rows[r].size())
+                continue;
+            const Cell& cell = table.rows[r][c];
+            if (std::holds_alternative<int64_t>(cell) || std::holds_alternative<double>(cell))
+                numeric[c] = true;
+            if (const auto* d = std::get_if<double>(&cell); d && std::isfinite(*d))
+                text[r][c] = fixed(*d, decimals);
+            else
+                text[r][c] = formatCell(cell);
+            if (names)
+                fullNames.push_back(std::get_if<std::string>(&cell) ? std::string_view(std::get<std::string>(cell))
+                                                                    : std::string_view());
+            else if (table.columns[c] != "name" && displayWidth(text[r][c]) > kMaxText)
+                text[r][c] = text[r][c].substr(0, kMaxText - 3) + "...";
+        }
+        if (names) {
+            const std::vector<std::string> shortNames = distinctShortNames(fullNames);
+            for (size_t r = 0, k = 0; r < table.rows.size(); ++r)
+                if (c < table.rows[r].size())
+                    text[r][c] = shortNames[k++];
         }
     }
-    auto line = [&](const std::vector<std::string>& cells, const std::vector<Cell>* raw) {
-        for (size_t c = 0; c < cells.size(); ++c) {
-            const bool numeric = raw && (std::holds_alternative<int64_t>((*raw)[c]) || std::holds_alternative<double>((*raw)[c]));
-            const std::string pad(width[c] - cells[c].size(), ' ');
-            out << (c ? "  " : "") << (numeric ? pad + cells[c] : cells[c] + (c + 1 < cells.size() ? pad : ""));
-        }
-        out << '\n';
+    std::vector<size_t> width(columns);
+    for (size_t c = 0; c < columns; ++c) {
+        width[c] = displayWidth(table.columns[c]);
+        for (const auto& cells : text)
+            width[c] = std::max(width[c], displayWidth(cells[c]));
+    }
+
+    // Leave columns out until a row fits: the table's own low-value columns first, then from
+    // the right, never the first column, rank, name or partial.
+    std::vector<bool> shown(columns, true);
+    std::vector<std::string> dropped;
+    auto rowWidth = [&] {
+        size_t total = 0, count = 0;
+        for (size_t c = 0; c < columns; ++c)
+            if (shown[c]) {
+                total += width[c];
+                ++count;
+            }
+        return total + (count ? 2 * (count - 1) : 0);
     };
-    line(table.columns, nullptr);
-    for (size_t r = 0; r < text.size(); ++r)
-        line(text[r], &table.rows[r]);
+    auto drop = [&](size_t c) {
+        shown[c] = false;
+        dropped.push_back(table.columns[c]);
+    };
+    if (options.width > 0) {
+        // A "partial" column of zeros says nothing a reader needs (the notes name partial ranks).
+        for (size_t c = 1; c < columns && rowWidth() > options.width; ++c) {
+            if (table.columns[c] != "partial")
+                continue;
+            const bool allZero = std::all_of(table.rows.begin(), table.rows.end(), [c](const std::vector<Cell>& row) {
+                return c >= row.size() || row[c] == Cell{int64_t{0}};
+            });
+            if (allZero)
+                drop(c);
+        }
+        for (const std::string& name : options.dropFirst) {
+            if (rowWidth() <= options.width)
+                break;
+            for (size_t c = 1; c < columns; ++c)
+                if (shown[c] && table.columns[c] == name)
+                    drop(c);
+        }
+        for (size_t c = columns; c-- > 1 && rowWidth() > options.width;) {
+            const std::string& name = table.columns[c];
+            if (shown[c] && name != "rank" && name != "name" && name != "partial")
+                drop(c);
+        }
+    }
+
+    auto line = [&](const std::vector<std::string>& cells) {
+        std::string row;
+        size_t last = columns;
+        while (last > 0 && !shown[last - 1])
+            --last;
+        bool first = true;
+        for (size_t c = 0; c < last; ++c) {
+            if (!shown[c])
+                continue;
+            const std::string pad(width[c] - displayWidth(cells[c]), ' ');
+            row += first ? "" : "  ";
+            first = false;
+            if (numeric[c])
+                row += pad + cells[c];
+            else
+                row += cells[c] + (c + 1 < last ? pad : "");
+        }
+        out << row << '\n';
+    };
+    line(table.columns);
+    for (const auto& cells : text)
+        line(cells);
+    return dropped;
 }
 
 } // namespace kscope

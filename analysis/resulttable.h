@@ -21,9 +21,25 @@ struct Table {
     void addRow(std::vector<Cell> row) { rows.push_back(std::move(row)); }
 };
 
+// CSV and JSON keep full precision (the shortest text that round-trips) and full names.
 void writeCsv(const Table& table, std::ostream& out);
 void writeJson(const Table& table, std::ostream& out);
-void writeAligned(const Table& table, std::ostream& out);
+
+// The table format is for reading: floating-point columns rounded to at most 3 decimals (as many
+// as the column needs, the same for every row), kernel names ("name") shortened the way the GUI
+// shows them, other long text cut at 60 characters, and rows fitted to a width by leaving
+// columns out.
+struct AlignedOptions {
+    size_t width = 0;        // fit rows in this many characters; 0 = no limit
+    bool fullNames = false;  // kernel names in full instead of HTA's short names, told apart
+    // Columns to leave out first when a row is too wide, in this order (after a "partial"
+    // column of zeros); after them any column but the first, "rank", "name" and "partial",
+    // from the right.
+    std::vector<std::string> dropFirst;
+};
+// Returns the columns left out to fit the width.
+std::vector<std::string> writeAligned(const Table& table, std::ostream& out, const AlignedOptions& options = {});
+
 std::string formatCell(const Cell& cell);
 
 } // namespace kscope

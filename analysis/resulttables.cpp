@@ -1,5 +1,6 @@
 #include "resulttables.h"
 
+#include "gpuactivity.h"
 #include "idletime.h"
 #include "importissues.h"
 #include "kernelbreakdown.h"
@@ -8,6 +9,8 @@
 #include "temporalbreakdown.h"
 
 #include "model/trace.h"
+
+#include <algorithm>
 
 namespace kscope {
 
@@ -40,7 +43,7 @@ Table temporalTable(const TemporalBreakdown& result)
 Table kernelTypesTable(const KernelBreakdown& result)
 {
     Table table;
-    table.columns = {"kernel_type", "sum", "percentage"};
+    table.columns = {"kernel_type", result.htaCompat ? "sum" : "sum (us)", "percentage"};
     for (const KernelTypeShare& share : result.types)
         table.addRow({share.kernelType, microsCell(share.sumNs), numberCell(share.percentage)});
     return withOutcome(std::move(table), result);
@@ -49,7 +52,8 @@ Table kernelTypesTable(const KernelBreakdown& result)
 Table kernelsTable(const Run& run, const KernelBreakdown& result)
 {
     Table table;
-    table.columns = {"name", "sum (us)", "max (us)", "min (us)", "stddev", "mean (us)", "kernel_type", "rank"};
+    table.columns = {"name",      "sum (us)",    "max (us)", "min (us)", result.htaCompat ? "stddev" : "stddev (us)",
+                     "mean (us)", "kernel_type", "rank"};
     for (const KernelStatsRow& row : result.kernels)
         table.addRow({std::string(rowName(run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
                       microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
@@ -61,7 +65,7 @@ Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
 {
     Table table;
     table.columns = {"name",         "kernel_type", "rank",      "count",         "sum (us)",     "min (us)",
-                     "q1 (us)",      "median (us)", "q3 (us)",   "max (us)",      "mean (us)",    "stddev",
+                     "q1 (us)",      "median (us)", "q3 (us)",   "max (us)",      "mean (us)",    "stddev (us)",
                      "whisker_low (us)", "whisker_high (us)", "outlier_count", "outliers (us)", "spread"};
     for (const KernelDistribution& kernel : result.kernels) {
         for (const KernelRankDistribution& d : kernel.ranks) {
@@ -81,7 +85,8 @@ Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
 Table idleTable(const IdleTime& result)
 {
     Table table;
-    table.columns = {"rank", "stream", "idle_category", "idle_time", "idle_time_ratio"};
+    table.columns = {"rank", "stream", "idle_category", result.htaCompat ? "idle_time" : "idle_time(us)",
+                     "idle_time_ratio"};
     for (const IdleTimeRow& row : result.rows)
         table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
                       microsCell(row.idleNs), numberCell(row.ratio)});
@@ -91,12 +96,12 @@ Table idleTable(const IdleTime& result)
 Table idleHistogramTable(const IdleHistogram& result)
 {
     Table table;
-    table.columns = {"idle_category", "bin_start (us)", "bin_end (us)", "count"};
+    table.columns = {"rank", "idle_category", "bin_start (us)", "bin_end (us)", "count"};
     if (result.error.empty())
         for (int c = 0; c < kIdleCategoryCount; ++c)
             for (size_t b = 0; b < result.counts[c].size(); ++b)
-                table.addRow({std::string(toString(static_cast<IdleCategory>(c))), result.edgesUs[b],
-                              result.edgesUs[b + 1], result.counts[c][b]});
+                table.addRow({int64_t{result.rank}, std::string(toString(static_cast<IdleCategory>(c))),
+                              result.edgesUs[b], result.edgesUs[b + 1], result.counts[c][b]});
     return withOutcome(std::move(table), result);
 }
 
@@ -112,24 +117,76 @@ Table overlapTable(const Overlap& result)
 Table importIssuesTable(const Run& run)
 {
     Table table;
-    table.columns = {"severity", "file", "rank", "byte_offset", "kind", "message", "count"};
+    table.columns = {"severity", "file", "rank", "byte_offset", "offset_in", "kind", "message", "count"};
     auto orEmpty = [](int64_t value) { return value >= 0 ? Cell{value} : Cell{}; };
-    for (const ImportIssueRow& row : importIssueRows(run))
+    for (const ImportIssueRow& row : importIssueRows(run)) {
+        Cell offsetIn;
+        if (row.byteOffset >= 0)
+            offsetIn = std::string(row.inflatedOffset ? "inflated stream" : "file");
         table.addRow({std::string(toString(row.level)), row.file.string(), orEmpty(row.rank),
-                      orEmpty(row.byteOffset), row.kind.empty() ? Cell{} : Cell{row.kind}, row.message,
+                      orEmpty(row.byteOffset), offsetIn, row.kind.empty() ? Cell{} : Cell{row.kind}, row.message,
                       orEmpty(row.count)});
+    }
     return table;
 }
 
 Table idleStatsTable(const IdleTime& result)
 {
     Table table;
-    table.columns = {"rank", "stream", "idle_category", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
+    if (result.htaCompat)
+        table.columns = {"rank", "stream", "idle_category", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
+    else
+        table.columns = {"rank",     "stream",   "idle_category", "count",    "mean (us)", "std (us)",
+                         "min (us)", "25% (us)", "50% (us)",      "75% (us)", "max (us)"};
     for (const IdleIntervalStats& s : result.stats)
         table.addRow({int64_t{s.rank}, int64_t{s.stream}, std::string(toString(s.category)), s.count,
                       numberCell(s.meanUs), numberCell(s.stdUs), numberCell(s.minUs), numberCell(s.p25Us),
                       numberCell(s.p50Us), numberCell(s.p75Us), numberCell(s.maxUs)});
     return withOutcome(std::move(table), result);
+}
+
+std::vector<std::string> loadOutcomeNotes(const Run& run)
+{
+    std::vector<std::string> notes;
+    for (const LoadError& e : run.errors) {
+        if (e.kind == LoadErrorKind::Cancelled)
+            continue;
+        if (e.partial)
+            notes.push_back(rankLabel(e.rank) + " is partial (read only up to an error, marked in the \"partial\" "
+                            "column): " + describe(e));
+        else
+            notes.push_back("not loaded: " + describe(e));
+    }
+    for (const SkippedFile& skipped : run.skippedFiles) {
+        const std::string name = skipped.file.filename().string();
+        if (name.ends_with(".json") || name.ends_with(".json.gz"))
+            notes.push_back("skipped " + skipped.file.string() + ": " + skipped.reason);
+    }
+    return notes;
+}
+
+Table withLoadOutcome(Table table, const Run& run)
+{
+    RankSet partial;
+    for (const LoadError& e : run.errors)
+        if (e.partial && e.rank >= 0)
+            partial.insert(e.rank);
+    const auto rankColumn = std::find(table.columns.begin(), table.columns.end(), "rank");
+    if (rankColumn != table.columns.end() && (!run.htaCompat || !partial.empty())) {
+        const size_t at = static_cast<size_t>(rankColumn - table.columns.begin());
+        table.columns.push_back("partial");
+        for (std::vector<Cell>& row : table.rows) {
+            const auto* rank = at < row.size() ? std::get_if<int64_t>(&row[at]) : nullptr;
+            const int64_t isPartial = rank && partial.contains(static_cast<int>(*rank));
+            while (row.size() + 1 < table.columns.size())
+                row.emplace_back();
+            row.emplace_back(isPartial);
+        }
+    }
+    std::vector<std::string> notes = loadOutcomeNotes(run);
+    notes.insert(notes.end(), table.notes.begin(), table.notes.end());
+    table.notes = std::move(notes);
+    return table;
 }
 
 } // namespace kscope

@@ -50,4 +50,14 @@ Table idleHistogramTable(const IdleHistogram& result);
 Table overlapTable(const Overlap& result);
 Table importIssuesTable(const Run& run);
 
+// What the load left out or cut short, as notes: each partial rank (file, reason, byte offset,
+// "of the inflated stream" for gzip files), each file that gave no rank, each *.json skipped as
+// plainly no trace.
+std::vector<std::string> loadOutcomeNotes(const Run& run);
+// Any table computed from `run`, marked with that outcome: a "partial" column (1 on the rows of
+// a rank read only up to an error, else 0) on tables with a "rank" column, always in the
+// default mode and in HTA's mode only when a rank is partial (HTA's columns stay exact
+// otherwise), and loadOutcomeNotes() before the analysis' own notes.
+Table withLoadOutcome(Table table, const Run& run);
+
 } // namespace kscope

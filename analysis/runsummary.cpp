@@ -1,12 +1,14 @@
 #include "runsummary.h"
 
+#include "gpuactivity.h"
+
 #include <algorithm>
 #include <climits>
 #include <set>
 
 namespace kscope {
 
-RankSummary summarizeRank(const RankTrace& rank)
+RankSummary summarizeRank(const RankTrace& rank, bool htaCompat)
 {
     RankSummary summary;
     summary.rank = rank.rank;
@@ -25,7 +27,7 @@ RankSummary summarizeRank(const RankTrace& rank)
         case EventKind::Driver: ++summary.runtimeCalls; break;
         default: break;
         }
-        if (t.stream[i] >= 0) {
+        if (isGpuActivity(t, i, htaCompat)) {
             streams.insert(t.stream[i]);
             ++summary.gpuEvents;
         }
@@ -61,7 +63,7 @@ RunSummary summarizeRun(const Run& run)
         for (const DeviceProperties& device : rank.metadata.devices)
             if (std::find(summary.devices.begin(), summary.devices.end(), device.name) == summary.devices.end())
                 summary.devices.push_back(device.name);
-        const RankSummary& r = summary.perRank.emplace_back(summarizeRank(rank));
+        const RankSummary& r = summary.perRank.emplace_back(summarizeRank(rank, run.htaCompat));
         steps.insert(r.steps.begin(), r.steps.end());
         if (r.hasTimedEvents) {
             first = std::min(first, r.firstNs);

@@ -20,7 +20,7 @@ struct RankSummary {
     uint64_t cpuOps = 0;
     uint64_t runtimeCalls = 0;          // CUDA/HIP runtime and driver calls
     uint64_t gpuEvents = 0;             // on a stream: kernels, memcpy, memset, syncs
-    int streams = 0;                    // distinct streams
+    int streams = 0;                    // distinct streams of those events
     std::string deviceName;             // the first device in the metadata; empty when none
     DeviceType deviceType = DeviceType::Unknown;
     bool hasTimedEvents = false;        // false: no event but trace spans, firstNs/lastNs mean nothing
@@ -42,7 +42,9 @@ struct RunSummary {
     std::vector<RankSummary> perRank;  // in the run's rank order
 };
 
-RankSummary summarizeRank(const RankTrace& rank);
+// GPU events and streams count what the analyses count as GPU activity (gpuactivity.h), in the
+// run's mode.
+RankSummary summarizeRank(const RankTrace& rank, bool htaCompat = false);
 RunSummary summarizeRun(const Run& run);
 
 } // namespace kscope

@@ -21,7 +21,7 @@ TemporalBreakdown temporalBreakdown(const Run& run, const TemporalOptions& optio
     TemporalBreakdown result;
     KernelTypeCache types(run.strings);
     for (const RankTrace& rank : run.ranks) {
-        const RankGpuUnions unions = gpuUnions(rank, types);
+        const RankGpuUnions unions = gpuUnions(rank, types, options.htaCompat);
         if (unions.all.empty()) {
             if (options.htaCompat) {
                 // HTA indexes the first merged kernel of every rank and raises IndexError.

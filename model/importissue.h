@@ -17,6 +17,7 @@ enum class LoadErrorKind : uint8_t {
     NoTraceEvents,
     TooLarge,
     Cancelled,
+    NotATrace,  // well-formed JSON that is plainly no trace (config.json): skipped, not a failed rank
 };
 
 struct LoadError {
@@ -26,6 +27,19 @@ struct LoadError {
     LoadErrorKind kind = LoadErrorKind::NotJson;
     std::string message;
     bool partial = false;       // events before the error were kept
+    bool inflated = false;      // the file is gzip: byteOffset counts bytes of the inflated stream
+};
+
+// "rank3.json.gz (rank 3): truncated at byte 1234 of the inflated stream: <message>", or
+// "run/: no such file or folder" for errors that have no offset.
+std::string describe(const LoadError& error);
+// "byte 1234" or "byte 1234 of the inflated stream".
+std::string offsetText(const LoadError& error);
+
+// A file of the run folder that is not read as a rank, and why.
+struct SkippedFile {
+    std::filesystem::path file;
+    std::string reason;
 };
 
 // A bad event, counted per kind with the first few samples: tier 2.

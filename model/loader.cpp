@@ -32,18 +32,27 @@ bool isTraceFileName(const std::string& name)
 DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
 {
     DiscoveredFiles found;
+    found.errorPath = folderOrFile;
     std::error_code ec;
-    if (fs::is_regular_file(folderOrFile, ec)) {
+    const fs::file_status status = fs::status(folderOrFile, ec);
+    if (fs::is_regular_file(status)) {
+        found.folder = folderOrFile.parent_path();
         found.traces.push_back({folderOrFile, fs::file_size(folderOrFile, ec)});
         return found;
     }
-    if (!fs::is_directory(folderOrFile, ec)) {
-        found.error = "not a folder or trace file: " + folderOrFile.string();
+    if (!fs::exists(status)) {
+        found.error = ec && ec != std::errc::no_such_file_or_directory ? "cannot read: " + ec.message()
+                                                                          : "no such file or folder";
         return found;
     }
+    if (!fs::is_directory(status)) {
+        found.error = "not a folder or a trace file";
+        return found;
+    }
+    found.folder = folderOrFile;
     fs::directory_iterator it(folderOrFile, ec);
     if (ec) {
-        found.error = "cannot read folder " + folderOrFile.string() + ": " + ec.message();
+        found.error = "cannot read the folder: " + ec.message();
         return found;
     }
     for (const fs::directory_entry& entry : it) {
@@ -53,11 +62,43 @@ DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
         if (isTraceFileName(name))
             found.traces.push_back({entry.path(), entry.file_size(ec)});
         else
-            found.skipped.push_back(entry.path());
+            found.skipped.push_back({entry.path(), "not a trace file name (*.json, *.json.gz)"});
     }
     std::sort(found.traces.begin(), found.traces.end(),
               [](const RunFile& a, const RunFile& b) { return a.path.filename() < b.path.filename(); });
-    std::sort(found.skipped.begin(), found.skipped.end());
+    std::sort(found.skipped.begin(), found.skipped.end(),
+              [](const SkippedFile& a, const SkippedFile& b) { return a.file < b.file; });
+    return found;
+}
+
+DiscoveredFiles discoverRunFiles(const std::vector<fs::path>& inputs)
+{
+    if (inputs.size() == 1)
+        return discoverRunFiles(inputs.front());
+    DiscoveredFiles found;
+    if (inputs.empty()) {
+        found.error = "no run folder or trace file given";
+        return found;
+    }
+    std::set<fs::path> seen;
+    for (const fs::path& input : inputs) {
+        std::error_code ec;
+        if (fs::is_directory(input, ec)) {
+            found.traces.clear();
+            found.errorPath = input;
+            found.error = "is a folder; a run is one folder or a list of trace files, not several folders";
+            return found;
+        }
+        DiscoveredFiles one = discoverRunFiles(input);
+        if (!one.error.empty())
+            return one;
+        const fs::path key = fs::weakly_canonical(input, ec);
+        if (!seen.insert(ec ? input : key).second)
+            continue;
+        if (found.folder.empty())
+            found.folder = one.folder;
+        found.traces.push_back(one.traces.front());
+    }
     return found;
 }
 
@@ -151,6 +192,10 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
     // Ranks first, then one string pool, then HTA's trimming, which needs the run-wide view.
     std::vector<ParsedFile> usable;
     for (ParsedFile& p : parsed) {
+        if (p.error && p.error->kind == LoadErrorKind::NotATrace) {
+            run.skippedFiles.push_back({p.trace.file, p.error->message});
+            continue;
+        }
         if (p.error) {
             LoadError e = *p.error;
             e.file = p.trace.file;
@@ -172,9 +217,16 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
                 e.rank = p.trace.rank;
     if (!options.onlyRanks.empty()) {
         std::erase_if(usable, [&](const ParsedFile& p) {
-            return std::find(options.onlyRanks.begin(), options.onlyRanks.end(), p.trace.rank) == options.onlyRanks.end();
+            if (options.onlyRanks.contains(p.trace.rank))
+                return false;
+            run.ranksNotLoaded.insert(p.trace.rank);
+            return true;
         });
+        // A broken file of an unwanted rank is not this run's problem.
+        std::erase_if(run.errors, [&](const LoadError& e) { return e.rank >= 0 && !options.onlyRanks.contains(e.rank); });
     }
+    std::sort(run.skippedFiles.begin(), run.skippedFiles.end(),
+              [](const SkippedFile& a, const SkippedFile& b) { return a.file < b.file; });
     std::vector<std::vector<StringId>> maps;
     for (ParsedFile& p : usable) {
         std::vector<StringId>& map = maps.emplace_back(p.strings.size());
@@ -207,13 +259,19 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
 std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& options, LoadProgress* progress,
                              std::stop_token stop)
 {
+    return loadRun(std::vector<fs::path>{folderOrFile}, options, progress, stop);
+}
+
+std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOptions& options, LoadProgress* progress,
+                             std::stop_token stop)
+{
     auto run = std::make_shared<Run>();
-    run->folder = folderOrFile;
     run->htaCompat = options.htaCompat;
-    DiscoveredFiles files = discoverRunFiles(folderOrFile);
+    DiscoveredFiles files = discoverRunFiles(inputs);
+    run->folder = inputs.size() == 1 ? inputs.front() : files.folder;
     run->skippedFiles = files.skipped;
     if (!files.error.empty()) {
-        run->errors.push_back({folderOrFile, -1, 0, LoadErrorKind::Unreadable, files.error, false});
+        run->errors.push_back({files.errorPath, -1, 0, LoadErrorKind::Unreadable, files.error, false});
         return run;
     }
     if (!options.onlyRanks.empty()) {
@@ -223,8 +281,10 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
             int rank = peekDeclaredRank(f.path);
             if (rank < 0)
                 rank = rankFromFileName(f.path.filename().string());
-            return rank >= 0
-                && std::find(options.onlyRanks.begin(), options.onlyRanks.end(), rank) == options.onlyRanks.end();
+            if (rank < 0 || options.onlyRanks.contains(rank))
+                return false;
+            run->ranksNotLoaded.insert(rank);
+            return true;
         });
     }
     if (progress) {
@@ -256,7 +316,7 @@ std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& op
             progress->filesDone.fetch_add(1);
     });
     if (stop.stop_requested()) {
-        run->errors.push_back({folderOrFile, -1, 0, LoadErrorKind::Cancelled, "load cancelled", false});
+        run->errors.push_back({run->folder, -1, 0, LoadErrorKind::Cancelled, "load cancelled", false});
         return run;
     }
 

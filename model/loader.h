@@ -1,5 +1,6 @@
 #pragma once
 
+#include "rankset.h"
 #include "trace.h"
 
 #include <atomic>
@@ -24,7 +25,7 @@ struct LoadOptions {
     uint64_t chunkBytes = 16ull << 20;               // inflated bytes handed to the JSON parser at once
     uint64_t memoryBudgetBytes = 0;                  // 0 = no limit on concurrent inflated buffers
     uint64_t maxUncompressedBytes = 64ull << 30;     // gzip-bomb guard per file
-    std::vector<int> onlyRanks;                      // empty = all
+    RankSet onlyRanks;                               // empty = all
 };
 
 // Polled by the UI; written by loader threads.
@@ -43,16 +44,23 @@ struct RunFile {
 
 struct DiscoveredFiles {
     std::vector<RunFile> traces;  // sorted by name
-    std::vector<std::filesystem::path> skipped;
-    std::string error;  // folder missing or unreadable
+    std::vector<SkippedFile> skipped;
+    std::filesystem::path folder;  // the run folder, or the folder of the (first) file given
+    std::filesystem::path errorPath;  // what the error is about
+    std::string error;  // "no such file or folder", unreadable folder, several folders
 };
 
 // Lists *.json / *.json.gz in a folder (non-recursive) or takes one file.
 DiscoveredFiles discoverRunFiles(const std::filesystem::path& folderOrFile);
+// A run given as one folder, or as one or more trace files (`run/rank*.json.gz`): each file is a
+// rank whatever its name; the same file twice is read once. Several folders are an error.
+DiscoveredFiles discoverRunFiles(const std::vector<std::filesystem::path>& inputs);
 
 // Loads every rank of a run in parallel. Never throws for bad input: errors are in Run::errors.
 // A cancelled load returns a Run whose errors hold one Cancelled entry.
 std::shared_ptr<Run> loadRun(const std::filesystem::path& folderOrFile, const LoadOptions& options,
+                             LoadProgress* progress = nullptr, std::stop_token stop = {});
+std::shared_ptr<Run> loadRun(const std::vector<std::filesystem::path>& inputs, const LoadOptions& options,
                              LoadProgress* progress = nullptr, std::stop_token stop = {});
 
 // Parses one trace file on the calling thread into a rank with its own string pool.

@@ -12,6 +12,7 @@ std::shared_ptr<Run> sliceRunToStep(const Run& run, int step)
     slice->errors = run.errors;
     slice->warnings = run.warnings;
     slice->skippedFiles = run.skippedFiles;
+    slice->ranksNotLoaded = run.ranksNotLoaded;
     slice->htaCompat = run.htaCompat;
     slice->minTsNs = run.minTsNs;
     slice->ranks.reserve(run.ranks.size());

@@ -26,8 +26,30 @@ const char* toString(LoadErrorKind kind)
     case LoadErrorKind::NoTraceEvents: return "no traceEvents";
     case LoadErrorKind::TooLarge: return "too large";
     case LoadErrorKind::Cancelled: return "cancelled";
+    case LoadErrorKind::NotATrace: return "not a trace";
     }
     return "error";
+}
+
+std::string offsetText(const LoadError& error)
+{
+    return "byte " + std::to_string(error.byteOffset) + (error.inflated ? " of the inflated stream" : "");
+}
+
+std::string describe(const LoadError& error)
+{
+    std::string text = error.file.string();
+    if (error.rank >= 0)
+        text += " (rank " + std::to_string(error.rank) + ")";
+    switch (error.kind) {
+    case LoadErrorKind::Unreadable:
+    case LoadErrorKind::Cancelled:
+    case LoadErrorKind::NotATrace:
+        // No offset worth giving: the file or folder could not be opened, or is no trace at all.
+        return text + ": " + error.message;
+    default:
+        return text + ": " + toString(error.kind) + " at " + offsetText(error) + ": " + error.message;
+    }
 }
 
 const char* toString(BadEventKind kind)

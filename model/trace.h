@@ -2,6 +2,7 @@
 
 #include "eventtable.h"
 #include "importissue.h"
+#include "rankset.h"
 #include "stringpool.h"
 
 #include <filesystem>
@@ -69,6 +70,7 @@ struct RankTrace {
     std::filesystem::path file;
     uint64_t compressedBytes = 0;
     uint64_t uncompressedBytes = 0;
+    bool gzip = false;  // byte offsets of its bad events count bytes of the inflated stream
     TraceMetadata metadata;
     DeviceType deviceType = DeviceType::Unknown;
     EventTable events;
@@ -95,7 +97,8 @@ struct Run {
     std::vector<RankTrace> ranks;  // sorted by rank
     std::vector<LoadError> errors;
     std::vector<LoadWarning> warnings;
-    std::vector<std::filesystem::path> skippedFiles;
+    std::vector<SkippedFile> skippedFiles;  // not trace files, or JSON that is plainly no trace
+    RankSet ranksNotLoaded;  // ranks of files left out by LoadOptions::onlyRanks (from head or name)
     bool htaCompat = false;
     int64_t minTsNs = 0;  // earliest timestamp over all ranks
 

@@ -162,6 +162,21 @@ std::optional<LoadError> TraceParser::run()
             return e;
         return error(LoadErrorKind::NotJson, 0, "file is empty");
     }
+    if (m_buf[m_pos] == '[') {
+        // Say whether it is JSON at all when that is cheap to know (a small file).
+        size_t end;
+        bool ended = false;
+        while ((end = jsonscan::valueEnd(m_buf.data(), m_pos, m_len)) == jsonscan::kIncomplete && m_len < (1u << 20))
+            if (!fill()) {
+                ended = true;
+                break;
+            }
+        if (end == jsonscan::kMalformed || (end == jsonscan::kIncomplete && ended))
+            return error(LoadErrorKind::NotJson, m_base + m_pos, "starts like a JSON array but is not JSON");
+        return error(LoadErrorKind::NotATrace, m_base + m_pos,
+                     std::string(end == jsonscan::kIncomplete ? "not a trace" : "JSON, but not a trace")
+                         + ": the top level is an array, not an object with \"traceEvents\"");
+    }
     if (m_buf[m_pos] != '{')
         return error(LoadErrorKind::NotJson, m_base + m_pos, "expected '{' at the start of a Chrome trace");
     ++m_pos;
@@ -213,8 +228,21 @@ std::optional<LoadError> TraceParser::run()
         m_pos = valueEnd;
     }
     reportProgress();
-    if (!sawEvents)
-        return error(LoadErrorKind::NoTraceEvents, 0, "no \"traceEvents\" array in the file");
+    if (!sawEvents) {
+        // A whole, well-formed object without events (config.json beside the traces): no trace.
+        std::string keys;
+        size_t listed = 0;
+        for (const auto& [key, value] : m_metadata) {
+            if (listed++ == 5) {
+                keys += ", ...";
+                break;
+            }
+            keys += (keys.empty() ? "" : ", ") + key;
+        }
+        return error(LoadErrorKind::NotATrace, 0,
+                     "JSON, but not a trace: no \"traceEvents\" in the top-level object"
+                         + (keys.empty() ? std::string(" (it is empty)") : " (its keys: " + keys + ")"));
+    }
     return std::nullopt;
 }
 
@@ -294,6 +322,7 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
         return parsed;
     }
     parsed.trace.compressedBytes = reader.compressedSize();
+    parsed.trace.gzip = reader.isGzip();
     builder.reserveForJsonBytes(reader.expectedUncompressedSize());
     TraceParser parser(
         builder, options, [&reader](char* dest, size_t n) { return reader.read(dest, n); }, progress,
@@ -311,8 +340,10 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
         return e;
     };
     auto error = parser.run();
-    if (error)
+    if (error) {
         error->file = file;
+        error->inflated = reader.isGzip();
+    }
     parser.completeProgress(reader.compressedSize());  // a failed file counts as done too
     return finishParse(parsed, builder, parser, std::move(error), options);
 }

@@ -302,8 +302,9 @@ private slots:
         const std::string good = sampleTrace(0);
         QTest::newRow("empty") << QByteArray() << int(LoadErrorKind::NotJson) << false;
         QTest::newRow("not json") << QByteArray("hello world") << int(LoadErrorKind::NotJson) << false;
-        QTest::newRow("array top") << QByteArray("[1,2]") << int(LoadErrorKind::NotJson) << false;
-        QTest::newRow("no traceEvents") << QByteArray(R"J({"schemaVersion": 1})J") << int(LoadErrorKind::NoTraceEvents) << false;
+        QTest::newRow("array top") << QByteArray("[1,2]") << int(LoadErrorKind::NotATrace) << false;
+        QTest::newRow("no traceEvents") << QByteArray(R"J({"schemaVersion": 1})J") << int(LoadErrorKind::NotATrace) << false;
+        QTest::newRow("traceEvents not an array") << QByteArray(R"J({"traceEvents": 3})J") << int(LoadErrorKind::NoTraceEvents) << false;
         QTest::newRow("truncated") << QByteArray::fromStdString(good.substr(0, good.size() / 2)) << int(LoadErrorKind::Truncated) << true;
         QTest::newRow("garbage after events") << QByteArray(R"J({"traceEvents": [{"ph":"X","ts":1,"dur":1,"cat":"a","name":"b"} } ]})J") << int(LoadErrorKind::NotJson) << true;
     }

@@ -27,9 +27,9 @@ double secondsOf(Fn&& fn)
     return best;
 }
 
-std::vector<std::vector<Cell>> analysisTimings(const Run& run, const Arguments& args)
+std::vector<std::vector<Cell>> analysisTimings(const Run& run, const Invocation& invocation)
 {
-    const bool hta = args.common.htaCompat;
+    const bool hta = invocation.common.htaCompat;
     std::vector<std::pair<std::string, double>> timings = {
         {"analysis_temporal", secondsOf([&] { (void)temporalBreakdown(run, {.htaCompat = hta}); })},
         {"analysis_kernel_breakdown", secondsOf([&] { (void)kernelBreakdown(run, {.htaCompat = hta}); })},

@@ -1,12 +1,15 @@
+// kinetoscope-cli's entry: finds the command, parses its command line with CLI11, reports usage
+// errors (unknown options with the nearest known one, bad values naming their option) and runs it.
+
 #include "command.h"
 
 #include "model/log.h"
 
+#include <CLI/CLI.hpp>
+
 #include <algorithm>
-#include <cstring>
-#include <fstream>
+#include <cctype>
 #include <iostream>
-#include <unistd.h>
 
 namespace kscope::cli {
 
@@ -18,27 +21,153 @@ std::map<std::string, Command>& registry()
     return commands;
 }
 
-const char* kCommonHelp =
-    "Common options:\n"
-    "  --format table|csv|json   output format (table on a terminal, csv otherwise)\n"
-    "  --output FILE, -o FILE    write the result to FILE instead of stdout\n"
-    "  --hta-compat              reproduce HTA's numbers exactly (us rounding, its quirks)\n"
-    "  --include-last-step       keep the last ProfilerStep (HTA trims it by default)\n"
-    "  --allow-partial           exit 0 even when some ranks failed to load\n"
-    "  --ranks 0,2-5             load only these ranks\n"
-    "  --log-level LEVEL         debug|info|warning|error|off, or model=debug,cli=info\n"
-    "Exit codes: 0 ok, 1 usage, 2 no usable rank, 3 some ranks failed (0 with --allow-partial).\n";
+const char* kExitCodesHelp =
+    "Exit codes: 0 ok; 1 usage (nothing run, nothing on stdout); 2 no usable rank; 3 ranks failed,\n"
+    "cut short or missing (0 with --allow-partial; they are marked in the output either way);\n"
+    "4 the result could not be written.\n";
 
 void printUsage(std::ostream& out)
 {
-    out << "Usage: kinetoscope-cli COMMAND [options] RUN_DIR\n\n"
-           "Analyses PyTorch profiler (Kineto) traces of a distributed run, one file per rank.\n\nCommands:\n";
+    out << "Usage: kinetoscope-cli COMMAND [options] RUN\n\n"
+           "Analyses PyTorch profiler (Kineto) traces of a distributed run, one file per rank. RUN is a\n"
+           "folder of traces, or one or more trace files that form one run.\n\nCommands:\n";
     size_t width = 0;
     for (const auto& [name, command] : registry())
         width = std::max(width, name.size());
     for (const auto& [name, command] : registry())
         out << "  " << name << std::string(width - name.size() + 2, ' ') << command.summary << '\n';
-    out << "\nRun 'kinetoscope-cli COMMAND --help' for a command's options.\n\n" << kCommonHelp;
+    out << "\nRun 'kinetoscope-cli COMMAND --help' for a command's options.\n\n"
+           "Common options: --format table|csv|json, -o/--output FILE, --width N, --full-names,\n"
+           "--hta-compat, --include-last-step, --allow-partial, --ranks 0,2-5, --log-level LEVEL.\n"
+        << kExitCodesHelp;
+}
+
+// Edit distance, with '_' and '-' read as the same character.
+size_t distance(std::string_view a, std::string_view b)
+{
+    auto same = [](char x, char y) {
+        auto norm = [](char c) { return c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+        return norm(x) == norm(y);
+    };
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t up = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (same(a[i - 1], b[j - 1]) ? 0 : 1)});
+            diagonal = up;
+        }
+    }
+    return row[b.size()];
+}
+
+// The known name nearest to `word`, or empty when none is near enough to be what was meant.
+std::string nearest(std::string_view word, const std::vector<std::string>& known)
+{
+    std::string best;
+    size_t bestDistance = std::max<size_t>(2, word.size() / 3) + 1;
+    for (const std::string& candidate : known) {
+        const size_t d = candidate.rfind(word, 0) == 0 && word.size() >= 3 ? 1 : distance(word, candidate);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = candidate;
+        }
+    }
+    return best;
+}
+
+std::vector<std::string> optionNames(const CLI::App& app)
+{
+    std::vector<std::string> names;
+    for (const CLI::Option* option : app.get_options()) {
+        for (const std::string& l : option->get_lnames())
+            names.push_back("--" + l);
+        for (const std::string& s : option->get_snames())
+            names.push_back("-" + s);
+    }
+    return names;
+}
+
+std::string helpHint(const std::string& command)
+{
+    return "Run 'kinetoscope-cli " + command + " --help' for its options.\n";
+}
+
+// CLI11 2.1 does not wrap help text: option descriptions are wrapped here to fit 100 columns.
+std::string wrapped(const std::string& text, size_t width)
+{
+    std::string out, line;
+    size_t pos = 0;
+    while (pos < text.size()) {
+        size_t end = text.find(' ', pos);
+        if (end == std::string::npos)
+            end = text.size();
+        const std::string word = text.substr(pos, end - pos);
+        if (!line.empty() && line.size() + 1 + word.size() > width) {
+            out += line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+        pos = end + 1;
+    }
+    return out + line;
+}
+
+// Arguments nothing claimed: unknown options (with a suggestion) and extra positionals. True
+// when there were any (reported on stderr).
+bool reportLeftovers(const CLI::App& app, const Command& command)
+{
+    std::vector<std::string> leftovers = app.remaining();
+    std::erase(leftovers, "--");
+    if (leftovers.empty())
+        return false;
+    const std::vector<std::string> known = optionNames(app);
+    for (const std::string& arg : leftovers) {
+        if (arg.size() > 1 && arg[0] == '-') {
+            const std::string name = arg.substr(0, arg.find('='));
+            std::cerr << "error: unknown option '" << name << "' for '" << command.name << "'";
+            if (const std::string guess = nearest(name, known); !guess.empty())
+                std::cerr << "; did you mean " << guess << "?";
+            std::cerr << '\n';
+        } else {
+            std::cerr << "error: unexpected argument '" << arg << "' for '" << command.name << "'\n";
+        }
+    }
+    std::cerr << helpHint(command.name);
+    return true;
+}
+
+int runCommand(const Command& command, int argc, char** argv)
+{
+    Invocation invocation;
+    invocation.command = command.name;
+    CLI::App app{command.summary, "kinetoscope-cli " + command.name};
+    app.allow_extras(true);  // unknown arguments are reported by reportLeftovers, with a suggestion
+    app.get_formatter()->column_width(32);
+    if (!command.details.empty())
+        app.footer("\n" + command.details + (command.common & kLoadOptions ? "\n\n" + std::string(kExitCodesHelp) : ""));
+    const Action action = command.setup(app, invocation);
+    addCommonOptions(app, invocation, command.common);
+    for (CLI::Option* option : app.get_options())
+        option->description(wrapped(option->get_description(), 100 - 32));
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success&) {
+        std::cout << app.help();
+        return kExitOk;
+    } catch (const CLI::ParseError& e) {
+        // An unknown option explains a missing RUN or value better than the message about it.
+        if (reportLeftovers(app, command))
+            return kExitUsage;
+        std::cerr << "error: " << e.what() << '\n' << helpHint(command.name);
+        return kExitUsage;
+    }
+    if (reportLeftovers(app, command))
+        return kExitUsage;
+    return action();
 }
 
 } // namespace
@@ -54,248 +183,40 @@ const std::map<std::string, Command>& commands()
     return registry();
 }
 
-std::optional<std::string> Arguments::value(const std::string& name) const
-{
-    asked[name] = true;
-    auto it = flags.find(name);
-    if (it == flags.end())
-        return std::nullopt;
-    return it->second;
-}
-
-bool Arguments::flag(const std::string& name) const
-{
-    auto v = value(name);
-    return v && *v != "false" && *v != "0";
-}
-
-double Arguments::number(const std::string& name, double fallback) const
-{
-    auto v = value(name);
-    if (!v)
-        return fallback;
-    try {
-        size_t used = 0;
-        const double d = std::stod(*v, &used);
-        if (used == v->size())
-            return d;
-    } catch (...) {
-    }
-    throw std::invalid_argument("--" + name + " expects a number, got '" + *v + "'");
-}
-
-std::vector<std::string> Arguments::unusedFlags() const
-{
-    std::vector<std::string> unused;
-    for (const auto& [name, v] : flags)
-        if (!asked.count(name))
-            unused.push_back(name);
-    return unused;
-}
-
-bool parseRankList(const std::string& text, std::vector<int>& ranks)
-{
-    ranks.clear();
-    size_t pos = 0;
-    while (pos <= text.size()) {
-        const size_t comma = text.find(',', pos);
-        const std::string item = text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
-        pos = comma == std::string::npos ? text.size() + 1 : comma + 1;
-        if (item.empty())
-            return false;
-        const size_t dash = item.find('-', 1);
-        try {
-            size_t used = 0;
-            const int first = std::stoi(item.substr(0, dash), &used);
-            if (used != (dash == std::string::npos ? item.size() : dash) || first < 0)
-                return false;
-            int last = first;
-            if (dash != std::string::npos) {
-                last = std::stoi(item.substr(dash + 1), &used);
-                if (used != item.size() - dash - 1 || last < first)
-                    return false;
-            }
-            for (int r = first; r <= last; ++r)
-                ranks.push_back(r);
-        } catch (...) {
-            return false;
-        }
-    }
-    std::sort(ranks.begin(), ranks.end());
-    ranks.erase(std::unique(ranks.begin(), ranks.end()), ranks.end());
-    return !ranks.empty();
-}
-
-std::shared_ptr<Run> loadRunForCommand(const Arguments& args, int& exitCode)
-{
-    if (args.positional.empty()) {
-        std::cerr << "error: RUN_DIR is missing\n";
-        exitCode = kExitUsage;
-        return nullptr;
-    }
-    LoadOptions options;
-    options.htaCompat = args.common.htaCompat;
-    options.includeLastStep = args.common.includeLastStep;
-    options.onlyRanks = args.common.ranks;
-    auto run = loadRun(args.positional[0], options);
-    for (const LoadError& e : run->errors) {
-        std::cerr << "error: " << e.file.string();
-        if (e.rank >= 0)
-            std::cerr << " (rank " << e.rank << ")";
-        std::cerr << ": " << toString(e.kind) << " at byte " << e.byteOffset << ": " << e.message << '\n';
-    }
-    for (const LoadWarning& w : run->warnings)
-        KSCOPE_LOG(Cli, Warning, w.file.string() << ": " << w.message);
-    if (run->ranks.empty()) {
-        std::cerr << "error: no usable rank in " << args.positional[0] << '\n';
-        exitCode = kExitNoRank;
-        return nullptr;
-    }
-    exitCode = kExitOk;
-    return run;
-}
-
-int finalExitCode(const Run& run, const Arguments& args)
-{
-    if (run.errors.empty() || args.common.allowPartial)
-        return kExitOk;
-    return kExitSomeRanksFailed;
-}
-
-bool emitTable(const Table& table, const Arguments& args)
-{
-    std::ofstream file;
-    std::ostream* out = &std::cout;
-    if (!args.common.outputFile.empty()) {
-        file.open(args.common.outputFile);
-        if (!file) {
-            std::cerr << "error: cannot write " << args.common.outputFile << '\n';
-            return false;
-        }
-        out = &file;
-    }
-    OutputFormat format = args.common.format;
-    if (format == OutputFormat::Auto)
-        format = (out == &std::cout && isatty(STDOUT_FILENO)) ? OutputFormat::Table : OutputFormat::Csv;
-    switch (format) {
-    case OutputFormat::Json:
-        writeJson(table, *out);
-        return true;
-    case OutputFormat::Table:
-        writeAligned(table, *out);
-        break;
-    default:
-        writeCsv(table, *out);
-        break;
-    }
-    for (const std::string& note : table.notes)
-        std::cerr << "note: " << note << '\n';
-    return static_cast<bool>(*out);
-}
-
-int emitRunTable(const Table& table, const Run& run, const Arguments& args)
-{
-    return emitTable(table, args) ? finalExitCode(run, args) : kExitUsage;
-}
-
 int runCli(int argc, char** argv)
 {
     Log::configureFromEnvironment();
-    if (argc < 2 || !std::strcmp(argv[1], "--help") || !std::strcmp(argv[1], "-h") || !std::strcmp(argv[1], "help")) {
-        printUsage(argc < 2 ? std::cerr : std::cout);
-        return argc < 2 ? kExitUsage : kExitOk;
-    }
-    if (!std::strcmp(argv[1], "--version")) {
-        std::cout << "kinetoscope-cli 0.1.0\n";
-        return kExitOk;
-    }
-    auto it = registry().find(argv[1]);
-    if (it == registry().end()) {
-        std::cerr << "error: unknown command '" << argv[1] << "'\n\n";
+    if (argc < 2) {
         printUsage(std::cerr);
         return kExitUsage;
     }
-    const Command& command = it->second;
-    auto owns = [&](const std::string& name) {
-        return std::find(command.ownCommonFlags.begin(), command.ownCommonFlags.end(), name) != command.ownCommonFlags.end();
-    };
-    auto isBoolean = [&](const std::string& name) {
-        static const char* common[] = {"hta-compat", "include-last-step", "allow-partial", "help"};
-        for (const char* c : common)
-            if (name == c && !owns(name))
-                return true;
-        return std::find(command.booleanFlags.begin(), command.booleanFlags.end(), name) != command.booleanFlags.end();
-    };
-
-    Arguments args;
-    for (int i = 2; i < argc; ++i) {
-        std::string arg = argv[i];
-        if (arg == "-o")
-            arg = "--output";
-        if (arg.rfind("--", 0) != 0 || arg == "--") {
-            args.positional.push_back(arg);
-            continue;
-        }
-        std::string name = arg.substr(2);
-        std::string value = "true";
-        if (const size_t eq = name.find('='); eq != std::string::npos) {
-            value = name.substr(eq + 1);
-            name = name.substr(0, eq);
-        } else if (!isBoolean(name)) {
-            if (i + 1 >= argc) {
-                std::cerr << "error: --" << name << " needs a value\n";
-                return kExitUsage;
-            }
-            value = argv[++i];
-        }
-        if (owns(name)) {
-            args.flags[name] = value;
-            continue;
-        }
-        if (name == "help") {
-            std::cout << "Usage: kinetoscope-cli " << command.name << ' ' << command.usage << "\n\n"
-                      << command.summary << "\n\n" << kCommonHelp;
-            return kExitOk;
-        } else if (name == "format") {
-            if (value == "table") args.common.format = OutputFormat::Table;
-            else if (value == "csv") args.common.format = OutputFormat::Csv;
-            else if (value == "json") args.common.format = OutputFormat::Json;
-            else {
-                std::cerr << "error: --format must be table, csv or json\n";
-                return kExitUsage;
-            }
-        } else if (name == "output") {
-            args.common.outputFile = value;
-        } else if (name == "hta-compat") {
-            args.common.htaCompat = value != "false";
-        } else if (name == "include-last-step") {
-            args.common.includeLastStep = value != "false";
-        } else if (name == "allow-partial") {
-            args.common.allowPartial = value != "false";
-        } else if (name == "ranks") {
-            if (!parseRankList(value, args.common.ranks)) {
-                std::cerr << "error: --ranks expects a list like 0,2-5\n";
-                return kExitUsage;
-            }
-        } else if (name == "log-level") {
-            args.common.logLevel = value;
-            if (!Log::configure(value)) {
-                std::cerr << "error: bad --log-level '" << value << "'\n";
-                return kExitUsage;
-            }
-        } else {
-            args.flags[name] = value;
-        }
+    std::string name = argv[1];
+    if (name == "--help" || name == "-h" || (name == "help" && argc == 2)) {
+        printUsage(std::cout);
+        return kExitOk;
     }
-    try {
-        const int rc = command.run(args);
-        for (const std::string& unused : args.unusedFlags())
-            std::cerr << "warning: option --" << unused << " is not used by '" << command.name << "'\n";
-        return rc;
-    } catch (const std::invalid_argument& e) {
-        std::cerr << "error: " << e.what() << '\n';
+    if (name == "--version") {
+        std::cout << "kinetoscope-cli 0.1.0\n";
+        return kExitOk;
+    }
+    std::vector<char*> args(argv + 1, argv + argc);
+    static char help[] = "--help";
+    if (name == "help") {  // help COMMAND
+        name = argv[2];
+        args = {argv[2], help};
+    }
+    const auto it = registry().find(name);
+    if (it == registry().end()) {
+        std::vector<std::string> names;
+        for (const auto& [known, command] : registry())
+            names.push_back(known);
+        std::cerr << "error: unknown command '" << name << "'";
+        if (const std::string guess = nearest(name, names); !guess.empty())
+            std::cerr << "; did you mean " << guess << "?";
+        std::cerr << "\nRun 'kinetoscope-cli --help' for the commands.\n";
         return kExitUsage;
     }
+    return runCommand(it->second, static_cast<int>(args.size()), args.data());
 }
 
 } // namespace kscope::cli

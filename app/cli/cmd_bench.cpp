@@ -2,8 +2,11 @@
 
 #include "command.h"
 
+#include <CLI/CLI.hpp>
+
 #include <chrono>
 #include <iostream>
+#include <memory>
 #include <sys/resource.h>
 #include <thread>
 
@@ -25,19 +28,21 @@ uint64_t peakRssBytes()
     return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
 }
 
-int runBench(const Arguments& args)
+struct BenchArgs {
+    std::string mode;
+    int repeat = 1;
+    unsigned threads = LoadOptions{}.threads;
+    double chunkMb = static_cast<double>(LoadOptions{}.chunkBytes) / (1 << 20);
+};
+
+int runBench(const BenchArgs& bench, const Invocation& invocation)
 {
-    if (args.positional.size() < 2 || args.positional[0] != "load") {
-        std::cerr << "usage: kinetoscope-cli bench load RUN_DIR [--repeat N] [--threads N] [--chunk-mb N]\n";
-        return kExitUsage;
-    }
-    const int repeat = static_cast<int>(args.number("repeat", 1));
-    LoadOptions options;
-    options.htaCompat = args.common.htaCompat;
-    options.includeLastStep = args.common.includeLastStep;
-    options.threads = static_cast<unsigned>(args.number("threads", options.threads));
+    const int repeat = bench.repeat;
+    LoadOptions options = loadOptionsFor(invocation);
+    options.threads = bench.threads;
     constexpr double kMiB = 1 << 20;
-    options.chunkBytes = static_cast<uint64_t>(args.number("chunk-mb", static_cast<double>(options.chunkBytes) / kMiB) * kMiB);
+    options.chunkBytes = static_cast<uint64_t>(bench.chunkMb * kMiB);
+    const std::vector<std::filesystem::path> inputs(invocation.inputs.begin(), invocation.inputs.end());
     const unsigned threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
 
     Table table;
@@ -49,9 +54,15 @@ int runBench(const Arguments& args)
         run.reset();
         const auto start = std::chrono::steady_clock::now();
         const double cpuStart = cpuSeconds();
-        run = loadRun(args.positional[1], options);
+        run = loadRun(inputs, options);
         bestSeconds = std::min(bestSeconds, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         bestCpuSeconds = std::min(bestCpuSeconds, cpuSeconds() - cpuStart);
+    }
+    if (run->ranks.empty()) {
+        for (const LoadError& e : run->errors)
+            std::cerr << "error: " << describe(e) << '\n';
+        std::cerr << "error: no usable rank to benchmark\n";
+        return kExitNoRank;
     }
     uint64_t compressed = 0, uncompressed = 0, events = 0, read = 0;
     for (const RankTrace& r : run->ranks) {
@@ -81,15 +92,31 @@ int runBench(const Arguments& args)
     table.addRow({std::string("json_bytes_per_event"), read ? static_cast<double>(uncompressed) / read : 0.0,
                   std::string("B/event")});
     for (const auto& [name, extra] : benchExtensions()) {
-        for (auto& row : extra(*run, args))
+        for (auto& row : extra(*run, invocation))
             table.addRow(std::move(row));
     }
-    emitTable(table, args);
-    return kExitOk;
+    return emitTable(table, invocation);
+}
+
+Action setupBench(CLI::App& app, const Invocation& invocation)
+{
+    auto bench = std::make_shared<BenchArgs>();
+    app.add_option("MODE", bench->mode, "load: time loading RUN (then each analysis on it)")
+        ->required()
+        ->check(oneOf({"load"}))
+        ->type_name("");
+    app.add_option("--repeat", bench->repeat, "load N times, report the best")
+        ->check(wholeNumber(1, 1000))->type_name("N")->capture_default_str();
+    app.add_option("--threads", bench->threads, "loader threads (0 = every core)")
+        ->check(wholeNumber(0, 1024))->type_name("N")->capture_default_str();
+    app.add_option("--chunk-mb", bench->chunkMb, "inflated MiB handed to the JSON parser at once")
+        ->check(numberFrom(1.0 / 16, 4096))->type_name("MB")->capture_default_str();
+    return [bench, &invocation] { return runBench(*bench, invocation); };
 }
 
 const CommandRegistrar kRegistrar{{"bench", "Benchmark: load throughput (MB/s, events/s), bytes/event, peak RSS",
-                                   "load RUN_DIR [--repeat N] [--threads N] [--chunk-mb N]", &runBench}};
+                                   "kinetoscope-cli bench load RUN [--repeat N] [--threads N] [--chunk-mb N]",
+                                   &setupBench}};
 
 } // namespace
 

@@ -1,77 +1,93 @@
 // kinetoscope-cli idle RUN / idle-hist RUN: why GPU streams sit idle (HTA idle time breakdown),
 // and the distribution of the gaps.
 
-#include "analysiscells.h"
 #include "command.h"
 
 #include "analysis/idletime.h"
+#include "analysis/resulttables.h"
 
-#include <iostream>
+#include <CLI/CLI.hpp>
+
+#include <limits>
+#include <memory>
 
 namespace kscope::cli {
 
 namespace {
 
-bool readStreams(const Arguments& args, std::vector<int>& streams)
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+
+void addGapOptions(CLI::App& app, std::vector<int>& streams, double& delayUs)
 {
-    const auto text = args.value("streams");
-    if (text && !parseIntList(*text, streams)) {
-        std::cerr << "error: --streams takes a comma-separated list of stream numbers\n";
-        return false;
-    }
-    return true;
+    app.add_option_function<std::string>(
+           "--streams", [&streams](const std::string& text) { parseIntList(text, streams); },
+           "only these streams, e.g. 7,20 (default: every stream)")
+        ->check(intList())
+        ->type_name("LIST");
+    app.add_option("--consecutive-kernel-delay", delayUs,
+                   "gaps shorter than this (us) whose launch came in time are kernel wait")
+        ->check(numberFrom(0.0, kInfinity))
+        ->type_name("US")
+        ->capture_default_str();
 }
 
-int runIdle(const Arguments& args)
+Action setupIdle(CLI::App& app, const Invocation& invocation)
 {
-    IdleTimeOptions options;
-    options.htaCompat = args.common.htaCompat;
-    options.ranks = args.common.ranks;
-    options.consecutiveKernelDelayUs = args.number("consecutive-kernel-delay", options.consecutiveKernelDelayUs);
-    options.intervalStats = args.flag("stats");
-    if (!readStreams(args, options.streams))
-        return kExitUsage;
-    return runAnalysis(args, [&](const Run& run) {
-        const IdleTime result = idleTimeBreakdown(run, options);
-        return options.intervalStats ? idleStatsTable(result) : idleTable(result);
-    });
+    auto options = std::make_shared<IdleTimeOptions>();
+    addGapOptions(app, options->streams, options->consecutiveKernelDelayUs);
+    app.add_flag("--stats", options->intervalStats,
+                 "count/mean/std/quartiles of the gaps per category instead of their sums");
+    return [options, &invocation] {
+        options->htaCompat = invocation.common.htaCompat;
+        // The run holds only the --ranks asked for; those missing are named by runAnalysis.
+        options->ranks.clear();
+        return runAnalysis(invocation, [&](const Run& run) {
+            const IdleTime result = idleTimeBreakdown(run, *options);
+            return options->intervalStats ? idleStatsTable(result) : idleTable(result);
+        });
+    };
 }
 
-int runIdleHistogram(const Arguments& args)
+Action setupIdleHistogram(CLI::App& app, const Invocation& invocation)
 {
-    IdleHistogramOptions options;
-    // --ranks (the ranks loaded) picks the rank when --rank is not given.
-    options.rank = static_cast<int>(args.number("rank", args.common.ranks.empty() ? options.rank : args.common.ranks.front()));
-    options.bins = static_cast<int>(args.number("bins", options.bins));
-    options.logScale = args.flag("log");
-    options.consecutiveKernelDelayUs = args.number("consecutive-kernel-delay", options.consecutiveKernelDelayUs);
-    if (!readStreams(args, options.streams))
-        return kExitUsage;
-    if (options.bins < 1 || options.bins > 100000) {
-        std::cerr << "error: --bins must lie in [1, 100000]\n";
-        return kExitUsage;
-    }
-    return runAnalysis(args, [&](const Run& run) { return idleHistogramTable(idleHistogram(run, options)); });
+    auto options = std::make_shared<IdleHistogramOptions>();
+    app.add_option("--bins", options->bins, "bins per rank, shared by the three categories")
+        ->check(wholeNumber(1, 100000))
+        ->type_name("N")
+        ->capture_default_str();
+    app.add_flag("--log", options->logScale, "geometric bins (zero-length gaps are then only counted in a note)");
+    addGapOptions(app, options->streams, options->consecutiveKernelDelayUs);
+    return [options, &invocation] {
+        return runAnalysis(invocation, [&](const Run& run) {
+            Table table;
+            for (const RankTrace& rank : run.ranks) {
+                IdleHistogramOptions one = *options;
+                one.rank = rank.rank;
+                Table part = idleHistogramTable(idleHistogram(run, one));
+                table.columns = part.columns;
+                for (auto& row : part.rows)
+                    table.rows.push_back(std::move(row));
+                for (auto& note : part.notes)
+                    table.notes.push_back(std::move(note));
+            }
+            return table;
+        });
+    };
 }
 
 const CommandRegistrar kIdleRegistrar{
     {"idle", "Idle time per rank and stream by cause: host wait, kernel wait, other (HTA)",
-     "RUN_DIR [--ranks LIST] [--streams LIST] [--consecutive-kernel-delay US] [--stats]\n"
-     "  Each gap before a kernel, memcpy or memset on a stream is host wait (its launch came after the\n"
-     "  previous kernel ended), kernel wait (shorter than the delay, "
-         + shownDefault(IdleTimeOptions{}.consecutiveKernelDelayUs)
-         + " us) or other.\n"
-           "  --ranks defaults to every rank (HTA: rank 0). --stats prints count/mean/std/quartiles of the\n"
-           "  gaps per category instead of their sums.",
-     &runIdle, {"stats"}}};
+     "Each gap before a kernel, memcpy or memset on a stream is host wait (its launch came after the\n"
+     "previous work ended), kernel wait (shorter than --consecutive-kernel-delay) or other. Every rank\n"
+     "by default (HTA: rank 0). Default mode: work that starts before the previous work on its stream\n"
+     "has ended has no gap; such overlaps are counted in a note (HTA sums them as negative kernel wait).",
+     &setupIdle}};
 
 const CommandRegistrar kHistogramRegistrar{
-    {"idle-hist", "Histogram of the idle gaps of one rank, per cause",
-     "RUN_DIR --rank R [--bins " + shownDefault(IdleHistogramOptions{}.bins)
-         + "] [--log] [--streams LIST] [--consecutive-kernel-delay US]\n"
-           "  Shared bin edges for the three categories; --log bins geometrically (gaps <= 0 are counted\n"
-           "  in a note only).",
-     &runIdleHistogram, {"log"}}};
+    {"idle-hist", "Histogram of the idle gaps of each rank, per cause",
+     "One histogram per rank (--ranks to choose), its bin edges shared by the three categories;\n"
+     "--log bins geometrically. Gaps as the default mode of `idle` defines them (never negative).",
+     &setupIdleHistogram}};
 
 } // namespace
 

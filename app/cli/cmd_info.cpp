@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include "analysis/importissues.h"
+#include "analysis/resulttables.h"
 #include "analysis/runsummary.h"
 
 namespace kscope::cli {
@@ -28,7 +29,10 @@ std::string issuesOf(const std::vector<ImportIssueRow>& issues, const std::files
         std::string words;
         switch (issue.level) {
         case ImportIssueLevel::Error:
-        case ImportIssueLevel::Partial: words = issue.kind + " at byte " + std::to_string(issue.byteOffset); break;
+        case ImportIssueLevel::Partial:
+            words = issue.kind + " at byte " + std::to_string(issue.byteOffset)
+                + (issue.inflatedOffset ? " of the inflated stream" : "");
+            break;
         case ImportIssueLevel::BadEvents: words = std::to_string(issue.count) + " " + issue.kind; break;
         case ImportIssueLevel::Warning: words = issue.message; break;
         case ImportIssueLevel::Skipped: continue;
@@ -44,7 +48,7 @@ Table infoTable(const Run& run)
     const std::vector<ImportIssueRow> issues = importIssueRows(run);
     Table table;
     table.columns = {"rank", "file", "events", "gpu_kernels", "memcpy", "memset", "cpu_ops", "runtime_calls",
-                     "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", "span_us", "steps",
+                     "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", "span (us)", "steps",
                      "import_issues"};
     auto count = [](uint64_t n) { return Cell{static_cast<int64_t>(n)}; };
     for (const RankSummary& r : summary.perRank) {
@@ -56,24 +60,32 @@ Table infoTable(const Run& run)
                       timed ? Cell{static_cast<double>(r.lastNs - r.firstNs) / 1000.0} : Cell{}, stepRange(r.steps),
                       issuesOf(issues, r.file)});
     }
-    // Files that gave no rank have no row: their issues become notes.
-    for (const ImportIssueRow& issue : issues) {
-        if (issue.level == ImportIssueLevel::Error)
-            table.notes.push_back(issue.file.filename().string() + ": " + issue.kind + " at byte "
-                                  + std::to_string(issue.byteOffset) + ": " + issue.message);
-        else if (issue.level == ImportIssueLevel::Skipped)
-            table.notes.push_back("skipped (not a trace file): " + issue.file.filename().string());
+    // Failed files and skipped *.json are notes of every command (withLoadOutcome); info also
+    // lists the other files it skipped.
+    for (const SkippedFile& skipped : run.skippedFiles) {
+        const std::string name = skipped.file.filename().string();
+        if (!name.ends_with(".json") && !name.ends_with(".json.gz"))
+            table.notes.push_back("skipped " + name + ": " + skipped.reason);
     }
     return table;
 }
 
-int runInfo(const Arguments& args)
+Action setupInfo(CLI::App&, const Invocation& invocation)
 {
-    return runAnalysis(args, infoTable);
+    return [&invocation] {
+        const TableStyle style{.dropFirst = {"first_ts_ns", "last_ts_ns", "device_type", "runtime_calls", "cpu_ops",
+                                             "memset", "memcpy", "file", "events", "device_name", "span (us)",
+                                             "steps", "gpu_kernels", "streams"}};
+        return runAnalysis(invocation, infoTable, style);
+    };
 }
 
-const CommandRegistrar kRegistrar{{"info", "One row per rank: events, kernels, streams, device, span, steps, import issues",
-                                   "[options] RUN_DIR", &runInfo}};
+const CommandRegistrar kRegistrar{
+    {"info", "One row per rank: events, kernels, streams, device, span, steps, import issues",
+     "gpu_kernels counts kernel events; streams are those with GPU activity (a cpu_op carrying\n"
+     "args.stream is not GPU activity unless --hta-compat). Import issues: errors with their byte\n"
+     "offset (in the inflated stream of a .gz), bad events counted per kind, warnings.",
+     &setupInfo}};
 
 } // namespace
 

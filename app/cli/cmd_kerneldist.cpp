@@ -1,37 +1,47 @@
 // kinetoscope-cli kernel-dist RUN: box-plot statistics of the heaviest kernels on every rank.
 
-#include "analysiscells.h"
 #include "command.h"
 
 #include "analysis/kerneldistribution.h"
+#include "analysis/resulttables.h"
 
-#include <algorithm>
+#include <CLI/CLI.hpp>
+
+#include <climits>
+#include <memory>
 
 namespace kscope::cli {
 
 namespace {
 
-int runKernelDist(const Arguments& args)
+Action setupKernelDist(CLI::App& app, const Invocation& invocation)
 {
-    KernelDistributionOptions options;
-    options.nameContains = args.value("kernel").value_or(options.nameContains);
-    options.top = static_cast<int>(args.number("top", options.top));
-    options.maxOutliers =
-        static_cast<size_t>(std::max(0.0, args.number("max-outliers", static_cast<double>(options.maxOutliers))));
-    return runAnalysis(args, [&](const Run& run) { return kernelDistributionTable(run, kernelDistributions(run, options)); });
+    auto options = std::make_shared<KernelDistributionOptions>();
+    app.add_option("--kernel", options->nameContains, "only kernels whose name contains TEXT")->type_name("TEXT");
+    app.add_option("--top", options->top, "the N kernels with the most total GPU time (0 = all)")
+        ->check(wholeNumber(0, INT_MAX))
+        ->type_name("N")
+        ->capture_default_str();
+    app.add_option("--max-outliers", options->maxOutliers, "outliers listed per kernel and rank, most extreme first")
+        ->check(wholeNumber(0, INT_MAX))
+        ->type_name("N")
+        ->capture_default_str();
+    return [options, &invocation] {
+        const TableStyle style{.dropFirst = {"outliers (us)", "whisker_low (us)", "whisker_high (us)", "stddev (us)",
+                                             "mean (us)", "q1 (us)", "q3 (us)", "kernel_type", "min (us)", "max (us)",
+                                             "sum (us)", "outlier_count"}};
+        return runAnalysis(
+            invocation, [&](const Run& run) { return kernelDistributionTable(run, kernelDistributions(run, *options)); },
+            style);
+    };
 }
 
 const CommandRegistrar kRegistrar{
     {"kernel-dist", "Duration distribution (box-plot stats, outliers) of the top kernels on each rank",
-     "RUN_DIR [--kernel TEXT] [--top N] [--max-outliers N]\n"
-     "  --kernel TEXT      only kernels whose name contains TEXT\n"
-     "  --top N            the N kernels with the most total GPU time ("
-         + shownDefault(KernelDistributionOptions{}.top) + "; 0 = all)\n"
-         + "  --max-outliers N   outliers listed per kernel and rank, most extreme first ("
-         + shownDefault(KernelDistributionOptions{}.maxOutliers) + ")\n"
-         + "  Whiskers reach the furthest durations within 1.5 IQR of the quartiles; spread is the largest\n"
-           "  over the smallest median across ranks, and the most imbalanced kernels come first.",
-     &runKernelDist}};
+     "Whiskers reach the furthest durations within 1.5 IQR of the quartiles; spread is the largest over\n"
+     "the smallest median across ranks, and the most imbalanced kernels come first. Times in\n"
+     "microseconds.",
+     &setupKernelDist}};
 
 } // namespace
 

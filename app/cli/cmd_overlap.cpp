@@ -1,26 +1,27 @@
 // kinetoscope-cli overlap RUN: share of communication time overlapped by computation, per rank.
 
-#include "analysiscells.h"
 #include "command.h"
 
 #include "analysis/overlap.h"
+#include "analysis/resulttables.h"
 
 namespace kscope::cli {
 
 namespace {
 
-int runOverlap(const Arguments& args)
+Action setupOverlap(CLI::App&, const Invocation& invocation)
 {
-    const OverlapOptions options{.htaCompat = args.common.htaCompat};
-    return runAnalysis(args, [&](const Run& run) { return overlapTable(commCompOverlap(run, options)); });
+    return [&invocation] {
+        const OverlapOptions options{.htaCompat = invocation.common.htaCompat};
+        return runAnalysis(invocation, [&](const Run& run) { return overlapTable(commCompOverlap(run, options)); });
+    };
 }
 
 const CommandRegistrar kRegistrar{
     {"overlap", "Percentage of communication time overlapped by computation, per rank (HTA)",
-     "RUN_DIR\n"
-     "  |union(communication kernels) ∩ union(computation kernels)| / |union(communication kernels)|.\n"
-     "  A rank without communication kernels gets an empty value.",
-     &runOverlap}};
+     "|union(communication kernels) ∩ union(computation kernels)| / |union(communication kernels)|.\n"
+     "A rank without communication kernels gets an empty value and a note.",
+     &setupOverlap}};
 
 } // namespace
 

@@ -1,69 +1,104 @@
-// kinetoscope-cli synth: writes a synthetic run with known truth (see model/synthrun.h).
+// kinetoscope-cli synth: writes a synthetic run with known truth (see model/synth/synthrun.h).
 
 #include "command.h"
 
 #include "model/synth/synthrun.h"
 
-#include <cmath>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <memory>
 
 namespace kscope::cli {
 
 namespace {
 
-// A whole number within [lo, hi]; throws invalid_argument (a usage error) otherwise.
-int64_t integerFlag(const Arguments& args, const std::string& name, int64_t fallback, int64_t lo, int64_t hi)
+namespace fs = std::filesystem;
+
+struct SynthArgs {
+    SynthOptions options;
+    std::string outDir;
+    std::string device = "nvidia";
+    std::string sizePerRank;
+    bool force = false;
+};
+
+bool isTraceOrTruth(const fs::path& path)
 {
-    const double value = args.number(name, double(fallback));
-    if (value != std::floor(value) || value < double(lo) || value > double(hi))
-        throw std::invalid_argument("--" + name + " expects a whole number from " + std::to_string(lo) + " to " +
-                                    std::to_string(hi));
-    return int64_t(value);
+    const std::string name = path.filename().string();
+    return name.ends_with(".json") || name.ends_with(".json.gz");
 }
 
-int runSynth(const Arguments& args)
+// A run folder must not mix old ranks with new ones: refuses a non-empty folder, or with --force
+// removes its trace files and truth/truth.json first. Empty string when the folder may be written.
+std::string prepareOutDir(const fs::path& dir, bool force)
 {
-    if (args.positional.size() != 1) {
-        std::cerr << "error: synth needs exactly one OUT_DIR\n";
+    std::error_code ec;
+    if (!fs::exists(dir, ec))
+        return {};
+    if (!fs::is_directory(dir, ec))
+        return dir.string() + " exists and is not a folder";
+    std::vector<fs::path> entries;
+    for (const fs::directory_entry& entry : fs::directory_iterator(dir, ec))
+        entries.push_back(entry.path());
+    if (ec)
+        return "cannot read " + dir.string() + ": " + ec.message();
+    if (entries.empty())
+        return {};
+    std::sort(entries.begin(), entries.end());
+    if (!force) {
+        std::string list;
+        for (size_t i = 0; i < entries.size() && i < 5; ++i)
+            list += (i ? ", " : "") + entries[i].filename().string();
+        if (entries.size() > 5)
+            list += ", ...";
+        return dir.string() + " is not empty (" + std::to_string(entries.size()) + " entries: " + list
+            + "); give an empty or new folder, or --force to replace its trace and truth files";
+    }
+    size_t removed = 0;
+    auto remove = [&](const fs::path& file) {
+        if (fs::is_regular_file(file, ec) && isTraceOrTruth(file) && fs::remove(file, ec))
+            ++removed;
+        return !ec;
+    };
+    for (const fs::path& entry : entries)
+        if (!remove(entry))
+            return "cannot remove " + entry.string() + ": " + ec.message();
+    if (!remove(dir / "truth" / "truth.json"))
+        return "cannot remove " + (dir / "truth" / "truth.json").string() + ": " + ec.message();
+    std::cerr << "--force: removed " << removed << " old trace and truth files from " << dir.string() << '\n';
+    return {};
+}
+
+int runSynth(const SynthArgs& args)
+{
+    SynthOptions options = args.options;
+    if (options.stragglerRank >= options.ranks) {
+        std::cerr << "error: --straggler: expects a rank from -1 to " << options.ranks - 1 << " (--ranks "
+                  << options.ranks << "), got " << options.stragglerRank << '\n';
         return kExitUsage;
     }
-    SynthOptions options;
-    options.ranks = int(integerFlag(args, "ranks", options.ranks, 1, 100000));
-    options.steps = int(integerFlag(args, "steps", options.steps, 1, 10'000'000));
-    options.seed = uint64_t(integerFlag(args, "seed", int64_t(options.seed), 0, std::numeric_limits<int64_t>::max()));
-    options.eventsPerRank = integerFlag(args, "events-per-rank", 0, 0, std::numeric_limits<int64_t>::max() / 2);
-    if (auto size = args.value("size-per-rank")) {
-        if (!parseByteSize(*size, options.sizePerRank)) {
-            std::cerr << "error: --size-per-rank expects a size like 100M or 2G\n";
-            return kExitUsage;
-        }
+    if (options.slowKernelRank >= options.ranks) {
+        std::cerr << "error: --slow-kernel-rank: expects a rank from -2 to " << options.ranks - 1 << " (--ranks "
+                  << options.ranks << "), got " << options.slowKernelRank << '\n';
+        return kExitUsage;
     }
+    if (!args.sizePerRank.empty())
+        parseByteSize(args.sizePerRank, options.sizePerRank);
     if (options.eventsPerRank > 0 && options.sizePerRank > 0) {
         std::cerr << "error: give --events-per-rank or --size-per-rank, not both\n";
         return kExitUsage;
     }
-    options.gzip = args.flag("gzip");
-    options.gzipLevel = int(integerFlag(args, "gzip-level", options.gzipLevel, 1, 9));
-    options.nsTimestamps = args.flag("ns-timestamps");
-    options.legacyNcclNames = args.flag("legacy-nccl-names");
-    options.stragglerRank = int(integerFlag(args, "straggler", -1, -1, options.ranks - 1));
-    options.slowKernelRank = int(integerFlag(args, "slow-kernel-rank", -1, -2, options.ranks - 1));
-    options.layers = int(integerFlag(args, "layers", options.layers, 1, 1000));
-    options.threads = unsigned(integerFlag(args, "threads", 1, 0, 1024));
-    if (auto device = args.value("device")) {
-        if (*device == "nvidia") {
-            options.device = SynthOptions::Device::Nvidia;
-        } else if (*device == "amd") {
-            options.device = SynthOptions::Device::Amd;
-        } else {
-            std::cerr << "error: --device must be nvidia or amd\n";
-            return kExitUsage;
-        }
+    options.device = args.device == "amd" ? SynthOptions::Device::Amd : SynthOptions::Device::Nvidia;
+    if (const std::string refused = prepareOutDir(args.outDir, args.force); !refused.empty()) {
+        std::cerr << "error: " << refused << '\n';
+        return kExitUsage;
     }
 
-    const SynthResult result = writeSynthRun(args.positional.front(), options);
+    const SynthResult result = writeSynthRun(args.outDir, options);
     if (!result.ok) {
         std::cerr << "error: " << result.error << '\n';
         return kExitNoRank;
@@ -80,21 +115,58 @@ int runSynth(const Arguments& args)
     return kExitOk;
 }
 
+Action setupSynth(CLI::App& app, const Invocation&)
+{
+    auto args = std::make_shared<SynthArgs>();
+    SynthOptions& o = args->options;
+    o.threads = 1;
+    constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+    app.add_option("OUT_DIR", args->outDir, "the folder to write (new or empty, or --force)")->required()->type_name("");
+    app.add_option("--ranks", o.ranks, "ranks (one trace file each)")
+        ->check(wholeNumber(1, 100000))->type_name("N")->capture_default_str();
+    app.add_option("--steps", o.steps, "training steps per rank, before the warm-down step")
+        ->check(wholeNumber(1, 10'000'000))->type_name("S")->capture_default_str();
+    app.add_option("--seed", o.seed, "the same options and seed always give the same bytes")
+        ->check(wholeNumber(0, kMax))->type_name("X")->capture_default_str();
+    app.add_option("--events-per-rank", o.eventsPerRank, "add steps until each rank has K events")
+        ->check(wholeNumber(0, kMax / 2))->type_name("K");
+    app.add_option("--size-per-rank", args->sizePerRank, "add steps until each rank has this much JSON")
+        ->check(CLI::Validator(
+            [](std::string& text) -> std::string {
+                uint64_t bytes = 0;
+                return parseByteSize(text, bytes) ? std::string() : "expects a size like 100M or 2G, got '" + text + "'";
+            },
+            ""))
+        ->type_name("SIZE");
+    app.add_flag("--gzip", o.gzip, "write .json.gz");
+    app.add_option("--gzip-level", o.gzipLevel, "zlib level")
+        ->check(wholeNumber(1, 9))->type_name("1-9")->capture_default_str();
+    app.add_flag("--ns-timestamps", o.nsTimestamps, "timestamps with a nanosecond fraction, as recent Kineto writes");
+    app.add_option("--straggler", o.stragglerRank, "this rank stalls before each collective (-1: none)")
+        ->check(wholeNumber(-1, 99999))->type_name("RANK")->capture_default_str();
+    app.add_option("--slow-kernel-rank", o.slowKernelRank, "the rank whose first forward GEMM is slow (-1: the last, -2: none)")
+        ->check(wholeNumber(-2, 99999))->type_name("RANK")->capture_default_str();
+    app.add_option("--device", args->device, "nvidia or amd")
+        ->check(oneOf({"nvidia", "amd"}))->type_name("DEV")->capture_default_str();
+    app.add_option("--layers", o.layers, "layers of the synthetic model")
+        ->check(wholeNumber(1, 1000))->type_name("L")->capture_default_str();
+    app.add_flag("--legacy-nccl-names", o.legacyNcclNames, "ncclKernel_* names (what HTA's straggler analysis reads)");
+    app.add_option("--threads", o.threads, "ranks written in parallel (0 = every core)")
+        ->check(wholeNumber(0, 1024))->type_name("T")->capture_default_str();
+    app.add_flag("--force", args->force, "write into a non-empty folder: its trace and truth files are removed first");
+    return [args] { return runSynth(*args); };
+}
+
 const CommandRegistrar kRegistrar{{
     "synth",
     "Write a synthetic run (one Kineto trace per rank) and truth/truth.json with its known answers",
-    "OUT_DIR [--ranks N] [--steps S] [--seed X] [--events-per-rank K | --size-per-rank 100M] [--gzip]\n"
-    "       [--gzip-level 1-9] [--ns-timestamps] [--straggler RANK] [--slow-kernel-rank RANK|-2]\n"
-    "       [--device nvidia|amd] [--layers L] [--legacy-nccl-names] [--threads T]\n\n"
     "Writes OUT_DIR/rank<r>.pt.trace.json[.gz] and OUT_DIR/truth/truth.json. Every rank runs S training\n"
     "steps plus one warm-down step (HTA drops GPU work launched in the last ProfilerStep; the truth's\n"
-    "\"kept\" scope covers the first S steps). --events-per-rank / --size-per-rank add steps until each\n"
-    "rank reaches that size. --straggler makes that rank's backward kernels slower so its collectives\n"
-    "start last; the slow kernel (first forward GEMM, 1.6x) is on the last rank unless told otherwise.\n"
-    "The same options and seed always give the same bytes.",
-    &runSynth,
-    {"gzip", "ns-timestamps", "legacy-nccl-names"},
-    {"ranks"},
+    "\"kept\" scope covers the first S steps). --straggler makes that rank's backward kernels slower so\n"
+    "its collectives start last; the slow kernel (first forward GEMM, 1.6x) is on the last rank unless\n"
+    "told otherwise. Exit codes: 0 ok, 1 usage (or a non-empty OUT_DIR without --force), 2 write failed.",
+    &setupSynth,
+    0,
 }};
 
 } // namespace

@@ -1,103 +1,136 @@
 #pragma once
 
+// kinetoscope-cli's commands: one file per command, each registering itself with its own options
+// (CLI11, bound to the analysis' options struct so --help shows the analysis' defaults). The
+// options every command shares are declared once, in addCommonOptions (options.cpp).
+
 #include "model/loader.h"
 #include "table.h"
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+class Validator;
+} // namespace CLI
+
 namespace kscope::cli {
 
-enum ExitCode : int { kExitOk = 0, kExitUsage = 1, kExitNoRank = 2, kExitSomeRanksFailed = 3 };
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitUsage = 1,            // a bad command line: nothing was run, nothing on stdout
+    kExitNoRank = 2,           // nothing usable to analyse (or synth could not write its run)
+    kExitIncomplete = 3,       // ranks failed, were cut short or were asked for and missing
+    kExitOutputFailed = 4,     // the result could not be written (--output or stdout)
+};
 
-// Options every command understands, parsed before the command's own flags.
+// Options every command that loads a run understands (see addCommonOptions).
 struct CommonOptions {
     OutputFormat format = OutputFormat::Auto;
     std::string outputFile;
+    int width = -1;  // table format: -1 = the terminal's width, 0 = no limit
+    bool fullNames = false;
     bool htaCompat = false;
     bool includeLastStep = false;
     bool allowPartial = false;
-    std::vector<int> ranks;  // empty = all
+    RankSet ranks;  // empty = all
     std::string logLevel;
 };
 
-// What a command sees: the common options, its positional arguments and its own --flags.
-class Arguments {
-public:
+// One command line once parsed: the command, the common options, the run given.
+struct Invocation {
+    std::string command;
     CommonOptions common;
-    std::vector<std::string> positional;
-
-    // Own flags: "--name value" or "--name=value"; bare "--name" means "true".
-    std::optional<std::string> value(const std::string& name) const;
-    bool flag(const std::string& name) const;
-    double number(const std::string& name, double fallback) const;
-    // Flags given but never asked for: reported as usage errors by the dispatcher.
-    std::vector<std::string> unusedFlags() const;
-
-    std::map<std::string, std::string> flags;
-    mutable std::map<std::string, bool> asked;
+    std::vector<std::string> inputs;  // RUN: one folder, or one or more trace files
 };
+
+// Which common options a command takes.
+enum CommonSet : unsigned {
+    kRunInput = 1,     // RUN... positional
+    kTableOutput = 2,  // --format, --output, --width, --full-names
+    kLoadOptions = 4,  // --hta-compat, --include-last-step, --allow-partial, --ranks
+    kAnalysis = kRunInput | kTableOutput | kLoadOptions,
+};
+
+using Action = std::function<int()>;
 
 struct Command {
     std::string name;
     std::string summary;
-    std::string usage;  // full --help text after the summary
-    std::function<int(const Arguments&)> run;
-    // Own flags that take no value (e.g. "gzip"); every other own flag takes one.
-    std::vector<std::string> booleanFlags = {};
-    // Common option names this command uses with its own meaning (synth's --ranks N).
-    std::vector<std::string> ownCommonFlags = {};
+    std::string details;  // help text after the options
+    // Adds the command's own options to its app, bound to values the returned action reads;
+    // runs before the common options are added, so its positionals come first.
+    std::function<Action(CLI::App& app, const Invocation& invocation)> setup;
+    unsigned common = kAnalysis;
 };
 
-// Each command file registers itself: static CommandRegistrar reg{{"name", "summary", "usage", &fn}};
+// Each command file registers itself: static const CommandRegistrar reg{{...}};
 struct CommandRegistrar {
     explicit CommandRegistrar(Command command);
 };
 const std::map<std::string, Command>& commands();
 
-// Loads RUN_DIR (positional[0]) with the common options, prints errors to stderr.
-// Returns the run, or sets exitCode (2: no usable rank) and returns null.
-std::shared_ptr<Run> loadRunForCommand(const Arguments& args, int& exitCode);
-// Exit code after a successful analysis: 3 when ranks failed and --allow-partial was not given.
-int finalExitCode(const Run& run, const Arguments& args);
-// Writes the table in the requested format to --output or stdout.
-bool emitTable(const Table& table, const Arguments& args);
-// emitTable, then the command's exit code: 1 when the output could not be written, else finalExitCode.
-int emitRunTable(const Table& table, const Run& run, const Arguments& args);
-// What every analysis command does once its options are read: load RUN_DIR with the common
+// The one place the common options are declared and checked.
+void addCommonOptions(CLI::App& app, Invocation& invocation, unsigned which);
+
+// Validators with messages that name the option and what it takes.
+CLI::Validator wholeNumber(int64_t lowest, int64_t highest);
+CLI::Validator numberFrom(double lowest, double highest);
+CLI::Validator oneOf(std::vector<std::string> values);
+CLI::Validator intList();  // "7,20"
+
+// "7,20" into numbers; false on a syntax error.
+bool parseIntList(const std::string& text, std::vector<int>& values);
+
+// An option's default as --help shows it, from the analysis' own options struct.
+std::string shownDefault(double value);
+
+// How the table format fits a command's table: the columns worth least, dropped first.
+struct TableStyle {
+    std::vector<std::string> dropFirst;
+};
+
+// A loaded run and what the command line asked for that it lacks.
+struct LoadedRun {
+    std::shared_ptr<Run> run;
+    std::vector<std::string> notes;  // requested ranks that are not in the run
+    bool incomplete = false;         // failed or partial files, missing ranks: exit 3
+};
+
+// Loads the run with the common options. When nothing is usable prints why (what was found,
+// skipped and failed, the ranks present) and returns null with exitCode 1 or 2.
+std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode);
+// Writes the table in the chosen format to --output (atomically) or stdout, its notes to stderr
+// (in JSON they are part of the output); kExitOk or kExitOutputFailed.
+int emitTable(const Table& table, const Invocation& invocation, const TableStyle& style = {});
+// withLoadOutcome + the run's notes, emitTable, then the exit code (3 when incomplete, unless
+// --allow-partial).
+int emitRunTable(Table table, const LoadedRun& loaded, const Invocation& invocation, const TableStyle& style);
+
+// What every analysis command does once its options are read: load RUN with the common
 // options, compute the result table (compute: Table(const Run&)), print it, return the exit code.
 template <typename Compute>
-int runAnalysis(const Arguments& args, Compute compute)
+int runAnalysis(const Invocation& invocation, Compute compute, const TableStyle& style = {})
 {
     int exitCode = kExitOk;
-    const auto run = loadRunForCommand(args, exitCode);
-    if (!run)
+    const auto loaded = loadRunForCommand(invocation, exitCode);
+    if (!loaded)
         return exitCode;
-    return emitRunTable(compute(static_cast<const Run&>(*run)), *run, args);
+    return emitRunTable(compute(static_cast<const Run&>(*loaded->run)), *loaded, invocation, style);
 }
 
-// An option's default as its help text shows it ("0.8", "10"), taken from the analysis' own
-// options struct so the help cannot drift from what the analysis does.
-template <typename Value>
-std::string shownDefault(Value value)
-{
-    std::ostringstream text;
-    text << value;
-    return text.str();
-}
-
-// Parses "0,2-5" into ranks; false on syntax error.
-bool parseRankList(const std::string& text, std::vector<int>& ranks);
+LoadOptions loadOptionsFor(const Invocation& invocation);
 
 int runCli(int argc, char** argv);
 
 // Extra rows for `bench load` (e.g. analysis timings after load), registered by other command files:
 // static const bool reg = (benchExtensions()["analyses"] = &fn, true);
-using BenchExtension = std::vector<std::vector<Cell>> (*)(const Run& run, const Arguments& args);
+using BenchExtension = std::vector<std::vector<Cell>> (*)(const Run& run, const Invocation& invocation);
 std::map<std::string, BenchExtension>& benchExtensions();
 
 } // namespace kscope::cli

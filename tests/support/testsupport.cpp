@@ -8,6 +8,7 @@
 #include <iterator>
 #include <stdexcept>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace kscope::test {
 
@@ -83,6 +84,18 @@ int runCommand(const std::string& command, std::string& output)
         output.append(buf.data(), n);
     const int status = pclose(pipe);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+CommandResult runCli(const std::string& arguments)
+{
+    static int calls = 0;
+    const fs::path errFile = fs::temp_directory_path()
+        / ("kscope-test-stderr-" + std::to_string(::getpid()) + "-" + std::to_string(calls++));
+    CommandResult result;
+    result.exitCode = runCommand(cliPath().string() + " " + arguments + " 2>" + errFile.string(), result.out);
+    result.err = readFileBytes(errFile);
+    fs::remove(errFile);
+    return result;
 }
 
 } // namespace kscope::test

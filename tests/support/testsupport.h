@@ -22,4 +22,13 @@ std::string readFileBytes(const std::filesystem::path& file);
 // Runs a command line, captures stdout; returns the exit code.
 int runCommand(const std::string& command, std::string& output);
 
+// What a command line gave: exit code, stdout, stderr.
+struct CommandResult {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+// Runs kinetoscope-cli with `arguments` (a shell command line after the program's name).
+CommandResult runCli(const std::string& arguments);
+
 } // namespace kscope::test

@@ -4,6 +4,9 @@
 // tests do not depend on their order.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
+#include "analysis/difftables.h"
+#include "analysis/tracediff.h"
+#include "model/synth/synthrun.h"
 #include "model/trace.h"
 #include "testsupport.h"
 #endif
@@ -43,6 +46,7 @@ private slots:
     void emptyFolderSaysWhy();
     void partialRankIsHatched();
     void cpuOnlyAndOneRankRunsSayWhy();
+    void comparisonViewShowsBothRuns();
     void smallWindowKeepsNamesReadable();
     void cleanupTestCase();
 
@@ -205,7 +209,7 @@ void TestMainWindow::exportsPngAndCsv()
     QFile csv(QString::fromStdString((dir / "all" / "temporal.csv").string()));
     QVERIFY(csv.open(QIODevice::ReadOnly));
     QCOMPARE(csv.readLine().trimmed(), QByteArray("rank,idle_time(us),compute_time(us),non_compute_time(us),"
-                                                  "kernel_time(us),idle_time_pctg,compute_time_pctg,non_compute_time_pctg"));
+                                                  "kernel_time(us),idle_time_pctg,compute_time_pctg,non_compute_time_pctg,partial"));  // as the CLI writes it
     int lines = 0;
     while (!csv.readLine().isEmpty())
         ++lines;
@@ -363,6 +367,57 @@ void TestMainWindow::cpuOnlyAndOneRankRunsSayWhy()
     for (QLabel* label : w().view(QStringLiteral("kernel-distribution"))->findChildren<QLabel*>())
         said |= label->text().contains(QStringLiteral("one rank"));
     QVERIFY(said);
+}
+
+void TestMainWindow::comparisonViewShowsBothRuns()
+{
+    AnalysisView* diff = w().view(QStringLiteral("diff"));
+    QVERIFY(diff->charts().front()->message().contains(QStringLiteral("Compare With")));
+    const auto dir = scratchDir("kscope-ui-compare");
+    SynthOptions options;
+    options.ranks = 8;
+    options.steps = 4;
+    options.seed = 9;
+    options.stragglerRank = 3;
+    QVERIFY(writeSynthRun(dir, options).ok);
+    QSignalSpy compared(w().session(), &RunSession::comparisonChanged);
+    w().openComparison(QString::fromStdString(dir.string()));
+    QVERIFY(compared.wait(kUiTimeoutMs));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(w().windowTitle().contains(QStringLiteral(" vs ")));
+    QVERIFY(diff->isVisible());  // the comparison view comes forward
+    // What it shows is the engine's comparison of the two runs, HTA's defaults (first rank and step).
+    const auto control = w().session()->controlRun(), test = w().session()->testRun();
+    const QString controlLabel = w().session()->label(RunSide::Control), testLabel = w().session()->label(RunSide::Test);
+    const Table expected = compareTracesTable(compareTraces(*control, *test, {}), controlLabel.toStdString(), testLabel.toStdString());
+    const QList<TableExport> tables = diff->tables();
+    QCOMPARE(tables.size(), 4);
+    QCOMPARE(tables.front().name, QStringLiteral("compare-traces"));
+    QCOMPARE(tables.front().table.rows.size(), expected.rows.size());
+    QCOMPARE(tables.front().table.columns, expected.columns);
+    QCOMPARE(diff->charts().front()->plottableCount(), 3);  // control, test, difference
+    // A click on an op selects it in the run the other views show.
+    ResultTableView* ops = diff->tableViews().front();
+    QModelIndex kernelRow;
+    for (int r = 0; r < ops->model()->rowCount() && !kernelRow.isValid(); ++r)
+        if (ops->model()->index(r, 0).data(kFilterRole).toString().startsWith(QStringLiteral("ampere_sgemm")))
+            kernelRow = ops->model()->index(r, 0);
+    QVERIFY(kernelRow.isValid());
+    ops->setCurrentIndex(kernelRow);
+    const QString name = kernelRow.data(kFilterRole).toString();
+    QCOMPARE(w().session()->selection()->kernelName(), name);
+    QCOMPARE(w().session()->selection()->kernel(), control->strings.find(name.toStdString()).value);
+    QVERIFY(waitIdle(w()));
+    screenshot(&w(), "comparison");
+    // A rank picked anywhere narrows the comparison to it.
+    w().session()->selection()->setRank(3);
+    QVERIFY(waitIdle(w()));
+    const Table rank3 = compareTracesTable(compareTraces(*control, *test, {.controlRanks = {3}, .testRanks = {3}}),
+                                           controlLabel.toStdString(), testLabel.toStdString());
+    QCOMPARE(diff->tables().front().table.rows.size(), rank3.rows.size());
+    w().session()->closeComparison();
+    QVERIFY(waitIdle(w()));
+    QVERIFY(diff->tables().isEmpty());
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

@@ -2,7 +2,7 @@
 
 #include "analysis/resulttable.h"
 
-#include <QSaveFile>
+#include "model/atomicfile.h"
 
 #include <sstream>
 
@@ -10,11 +10,12 @@ namespace kscope {
 
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
-    QSaveFile file(path);
-    const bool ok = file.open(QIODevice::WriteOnly) && file.write(bytes) == bytes.size() && file.commit();
-    if (!ok && error)
-        *error = QStringLiteral("%1: %2").arg(path, file.errorString());
-    return ok;
+    // The engine's writer, as the CLI's --output uses it: temporary file, fsync, rename.
+    const std::string reason = writeFileAtomically(std::filesystem::path(path.toStdString()),
+                                                   std::string_view(bytes.constData(), size_t(bytes.size())));
+    if (!reason.empty() && error)
+        *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(reason));
+    return reason.empty();
 }
 
 bool writeCsvFile(const Table& table, const QString& path, QString* error)

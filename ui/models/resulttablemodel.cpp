@@ -44,6 +44,9 @@ ResultTableModel::ColumnKind ResultTableModel::kindOf(const std::string& column)
     const auto it = m_kindOverrides.constFind(fmt::qstr(column));
     if (it != m_kindOverrides.cend())
         return *it;
+    for (auto suffix = m_suffixKinds.cbegin(); suffix != m_suffixKinds.cend(); ++suffix)
+        if (fmt::qstr(column).endsWith(suffix.key()))
+            return suffix.value();
     if (endsWith(column, "(us)"))
         return ColumnKind::Micros;
     if (endsWith(column, "pctg") || column == "percentage")

@@ -32,6 +32,8 @@ public:
     const Table* table() const { return m_table.get(); }
     void setNameColumn(const QString& column) { m_nameColumn = column; }
     void setColumnKind(const QString& column, ColumnKind kind) { m_kindOverrides.insert(column, kind); }
+    // Every column whose name ends with suffix (HTA's "<label>_total_duration" is in µs).
+    void setColumnKindForSuffix(const QString& suffix, ColumnKind kind) { m_suffixKinds.insert(suffix, kind); }
     void setHiddenColumns(const QStringList& columns) { m_hidden = columns; }
     void setCellStyle(CellStyle style) { m_style = std::move(style); }
     int columnOf(const QString& name) const;  // among the shown columns; -1 if absent
@@ -60,6 +62,7 @@ private:
     QVector<int> m_nameOfRow;
     QString m_nameColumn;
     QHash<QString, ColumnKind> m_kindOverrides;
+    QHash<QString, ColumnKind> m_suffixKinds;
     QStringList m_hidden;
     CellStyle m_style;
 };

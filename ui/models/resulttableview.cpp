@@ -27,8 +27,16 @@ void ResultFilterProxy::setRankFilter(const QList<int>& ranks)
     invalidateFilter();
 }
 
+void ResultFilterProxy::setRowFilter(std::function<bool(int sourceRow)> accepts)
+{
+    m_rowFilter = std::move(accepts);
+    invalidateFilter();
+}
+
 bool ResultFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const
 {
+    if (m_rowFilter && !m_rowFilter(sourceRow))
+        return false;
     if (!m_ranks.isEmpty() && !m_ranks.contains(sourceModel()->index(sourceRow, 0, sourceParent).data(kRankRole).toInt()))
         return false;
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);

@@ -5,6 +5,7 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
+#include <functional>
 #include <memory>
 
 namespace kscope {
@@ -18,12 +19,15 @@ public:
     explicit ResultFilterProxy(QObject* parent = nullptr);
     void setRankFilter(const QList<int>& ranks);  // empty = every rank
     QList<int> rankFilter() const { return m_ranks; }
+    // A filter on a row's cells (e.g. only added ops); empty = every row.
+    void setRowFilter(std::function<bool(int sourceRow)> accepts);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
     QList<int> m_ranks;
+    std::function<bool(int)> m_rowFilter;
 };
 
 // A result table on screen: the generic model behind a sorting/filtering proxy, names given the

@@ -65,6 +65,22 @@ void drawBars(ChartView& view, const BarChartData& data)
             view.setPlottableTooltips(bars, {data.tooltips.value(i)});
         }
         view.setLegendVisible(false);
+    } else if (data.grouped) {
+        // Side by side (control, test, difference): one group per key, bars may be negative.
+        auto* group = new QCPBarsGroup(&view);
+        group->setSpacing(0);
+        const double barWidth = width / std::max<qsizetype>(1, data.series.size());
+        for (const BarSeries& series : data.series) {
+            auto* bars = new QCPBars(keyAxis, valueAxis);
+            bars->setName(series.name);
+            bars->setWidth(barWidth);
+            bars->setPen(outline);
+            bars->setBrush(series.color);
+            bars->setData(data.keys, series.values, true);
+            bars->setBarsGroup(group);
+            view.setPlottableTooltips(bars, data.tooltips);
+        }
+        view.setLegendVisible(true);
     } else {
         QCPBars* below = nullptr;
         for (const BarSeries& series : data.series) {
@@ -87,14 +103,22 @@ void drawBars(ChartView& view, const BarChartData& data)
     double top = 0.0;
     bool found = false;
     const QCPRange range = view.plottable(view.plottableCount() - 1)->getValueRange(found, QCP::sdBoth);
-    if (!data.colorPerKey && found)
+    if (!data.colorPerKey && !data.grouped && found)
         top = range.upper;  // the topmost stacked plottable spans the whole stack
     for (const BarSeries& series : data.series)
         for (double v : series.values)
             top = std::max(top, v);
-    if (data.percent && data.series.size() > 1)
+    if (data.percent && data.series.size() > 1 && !data.grouped)
         top = 100.0;
-    valueAxis->setRange(0, top > 0 ? top * (data.percent && data.series.size() > 1 ? 1.0 : 1.08) : 1.0);
+    double bottom = 0.0;
+    if (data.grouped)
+        for (const BarSeries& series : data.series)
+            for (double v : series.values)
+                bottom = std::min(bottom, v);
+    if (data.grouped)
+        valueAxis->setRange(bottom * 1.08, top > 0 ? top * 1.08 : 1.0);
+    else
+        valueAxis->setRange(0, top > 0 ? top * (data.percent && data.series.size() > 1 ? 1.0 : 1.08) : 1.0);
     view.finishChart();
 }
 

@@ -63,5 +63,8 @@ QColor overlap() { return kernelTypeSlice(QStringLiteral("COMPUTATION overlappin
 QColor selectionBand() { return QColor(255, 210, 0, 40); }
 QColor selectionOutline() { return QColor(215, 140, 0); }
 QColor boxFill() { return QColor(0x63, 0x6e, 0xfa, 90); }
+QColor diffControl() { return QColor(0x8c, 0x96, 0xa8); }
+QColor diffTest() { return QColor(0x63, 0x6e, 0xfa); }
+QColor diffChange() { return QColor(0xef, 0x55, 0x3b); }
 
 } // namespace kscope::palette

@@ -22,5 +22,9 @@ QColor overlap();
 QColor selectionBand();
 QColor selectionOutline();
 QColor boxFill();
+// The two runs of a comparison and their difference.
+QColor diffControl();
+QColor diffTest();
+QColor diffChange();
 
 } // namespace kscope::palette

@@ -29,6 +29,7 @@ struct BarChartData {
     bool horizontal = false;  // keys on the vertical axis (long category names)
     bool percent = false;     // value axis 0..100 %
     bool colorPerKey = false; // one series, but each key coloured by keyColors
+    bool grouped = false;     // series side by side per key instead of stacked (may be negative)
     QVector<QColor> keyColors;
     QString message;          // shown instead of bars when there is nothing to draw
     QString footnote;         // under the axes: what the chart leaves out

@@ -5,6 +5,7 @@
 #include "models/resulttableview.h"
 #include "plots/chartview.h"
 
+#include "analysis/resulttables.h"
 #include "model/trace.h"
 
 #include <QGuiApplication>
@@ -46,7 +47,17 @@ bool AnalysisView::isCurrent() const
     return m_current && m_presentedGeneration == m_session->sliceGeneration();
 }
 
-QList<TableExport> AnalysisView::tables() const { return isCurrent() ? currentTables() : QList<TableExport>{}; }
+QList<TableExport> AnalysisView::tables() const
+{
+    if (!isCurrent())
+        return {};
+    // As the CLI writes them: partial ranks marked, failed files and skipped files in the notes.
+    QList<TableExport> tables = currentTables();
+    if (const auto run = m_session->run())
+        for (TableExport& t : tables)
+            t.table = withLoadOutcome(std::move(t.table), *run);
+    return tables;
+}
 
 void AnalysisView::addChart(ChartView* chart) { m_charts.push_back(chart); }
 void AnalysisView::addTableView(ResultTableView* table) { m_tableViews.push_back(table); }

@@ -52,7 +52,7 @@ public:
         m_count->setToolTip(tr("At most this many kernels per rank and type before folding (HTA: %1)").arg(defaults.numKernels));
         m_memory->setChecked(options().includeMemoryKernels);
         m_memory->setToolTip(tr("Include memcpy and memset in the breakdown"));
-        m_chart->setMinimumHeight(150);  // a few type bars: the table below needs the height more
+        m_chart->setMinimumHeight(185);  // room for the type labels; the table takes the rest
         m_search->setPlaceholderText(tr("Search kernels…"));
         m_search->setMinimumWidth(120);
         m_search->setClearButtonEnabled(true);
@@ -80,8 +80,8 @@ public:
         auto* splitter = new QSplitter(Qt::Vertical, this);
         splitter->addWidget(m_chart);
         splitter->addWidget(tableBox);
-        splitter->setStretchFactor(0, 1);
-        splitter->setStretchFactor(1, 2);
+        splitter->setStretchFactor(0, 2);
+        splitter->setStretchFactor(1, 3);
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(4, 4, 4, 4);
         layout->addLayout(optionsRow);

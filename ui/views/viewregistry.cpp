@@ -10,7 +10,8 @@ namespace kscope {
     X(kernelDistributionViewSpec) \
     X(idleViewSpec) \
     X(overlapViewSpec) \
-    X(issuesViewSpec)
+    X(issuesViewSpec) \
+    X(diffViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

@@ -1,0 +1,203 @@
+// Loading RUN for a command and writing its result: what every analysis command shares after its
+// options are parsed.
+
+#include "command.h"
+
+#include "analysis/resulttables.h"
+#include "model/atomicfile.h"
+#include "model/log.h"
+
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+namespace kscope::cli {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool isTraceName(const std::string& name)
+{
+    return name.ends_with(".json") || name.ends_with(".json.gz");
+}
+
+// "config.json (JSON, but not a trace: ...), notes.txt": at most `limit` files.
+std::string listSkipped(const std::vector<SkippedFile>& skipped, bool traceNames, size_t limit = 8)
+{
+    std::string text;
+    size_t listed = 0, total = 0;
+    for (const SkippedFile& s : skipped) {
+        if (isTraceName(s.file.filename().string()) != traceNames)
+            continue;
+        if (++total > limit)
+            continue;
+        text += (listed++ ? ", " : "") + s.file.filename().string();
+        if (traceNames)
+            text += " (" + s.reason + ")";
+    }
+    if (total > limit)
+        text += ", ... (" + std::to_string(total) + " in all)";
+    return text;
+}
+
+// Why a run gave no rank, on stderr: its errors, then one line that says what was found.
+void reportNoUsableRank(const Run& run, const Invocation& invocation, const RankSet& present)
+{
+    for (const LoadError& e : run.errors)
+        std::cerr << "error: " << describe(e) << '\n';
+    const bool discoveryFailed =
+        run.errors.size() == 1 && run.errors[0].rank < 0 && run.errors[0].kind == LoadErrorKind::Unreadable
+        && run.errors[0].byteOffset == 0 && !fs::is_regular_file(run.errors[0].file);
+    if (discoveryFailed)
+        return;
+    const std::string where = run.folder.string();
+    if (!invocation.common.ranks.empty() && !present.empty()) {
+        std::cerr << "error: no usable rank: --ranks " << invocation.common.ranks.toString(8)
+                  << " matches none of the ranks of " << where << " (" << present.toString(8) << ")\n";
+        return;
+    }
+    std::string found;
+    const std::string notTraces = listSkipped(run.skippedFiles, true);
+    const std::string others = listSkipped(run.skippedFiles, false);
+    if (run.errors.empty() && notTraces.empty())
+        found = "it holds no trace file (*.json, *.json.gz)";
+    else if (!run.errors.empty())
+        found = std::to_string(run.errors.size()) + (run.errors.size() == 1 ? " trace file" : " trace files")
+            + " failed to load (above)";
+    if (!notTraces.empty())
+        found += (found.empty() ? "" : "; ") + std::string("skipped as no trace: ") + notTraces;
+    if (!others.empty())
+        found += (found.empty() ? "" : "; ") + std::string("skipped, not trace file names: ") + others;
+    std::cerr << "error: no usable rank in " << where << ": " << found << '\n';
+}
+
+size_t tableWidth(const Invocation& invocation)
+{
+    if (invocation.common.width >= 0)
+        return static_cast<size_t>(invocation.common.width);
+    if (invocation.common.outputFile.empty() && isatty(STDOUT_FILENO)) {
+        winsize size{};
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+            return size.ws_col;
+    }
+    if (const char* columns = std::getenv("COLUMNS"))
+        return static_cast<size_t>(std::max(0, std::atoi(columns)));
+    return 0;
+}
+
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string text;
+    for (const std::string& item : items)
+        text += (text.empty() ? "" : ", ") + item;
+    return text;
+}
+
+} // namespace
+
+std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode)
+{
+    std::vector<fs::path> inputs(invocation.inputs.begin(), invocation.inputs.end());
+    if (inputs.size() > 1) {
+        for (const fs::path& input : inputs) {
+            std::error_code ec;
+            if (fs::is_directory(input, ec)) {
+                std::cerr << "error: " << inputs.size() << " arguments for RUN and " << input.string()
+                          << " is a folder: a run is one folder, or one or more trace files\n"
+                          << "Run 'kinetoscope-cli " << invocation.command << " --help' for its options.\n";
+                exitCode = kExitUsage;
+                return std::nullopt;
+            }
+        }
+    }
+    LoadedRun loaded;
+    loaded.run = loadRun(inputs, loadOptionsFor(invocation));
+    const Run& run = *loaded.run;
+    for (const LoadWarning& w : run.warnings)
+        KSCOPE_LOG(Cli, Warning, w.file.string() << ": " << w.message);
+    RankSet loadedRanks;
+    for (const RankTrace& r : run.ranks)
+        loadedRanks.insert(r.rank);
+    RankSet present = loadedRanks;
+    for (const RankSet::Range& r : run.ranksNotLoaded.ranges())
+        present.insert(r.first, r.last);
+    if (run.ranks.empty()) {
+        reportNoUsableRank(run, invocation, present);
+        exitCode = kExitNoRank;
+        return std::nullopt;
+    }
+    const RankSet missing = invocation.common.ranks.minus(loadedRanks);
+    if (!missing.empty())
+        loaded.notes.push_back((missing.count() == 1 ? "rank " : "ranks ") + missing.toString(8)
+                               + " asked for with --ranks " + (missing.count() == 1 ? "is" : "are")
+                               + " not in the run, which has ranks " + present.toString(8));
+    bool failed = !missing.empty();
+    for (const LoadError& e : run.errors)
+        failed = failed || e.kind != LoadErrorKind::Cancelled;
+    loaded.incomplete = failed;
+    exitCode = kExitOk;
+    return loaded;
+}
+
+int emitTable(const Table& table, const Invocation& invocation, const TableStyle& style)
+{
+    const CommonOptions& common = invocation.common;
+    OutputFormat format = common.format;
+    if (format == OutputFormat::Auto)
+        format = common.outputFile.empty() && isatty(STDOUT_FILENO) ? OutputFormat::Table : OutputFormat::Csv;
+    std::ostringstream text;
+    std::vector<std::string> dropped;
+    const size_t width = format == OutputFormat::Table ? tableWidth(invocation) : 0;
+    switch (format) {
+    case OutputFormat::Json: writeJson(table, text); break;
+    case OutputFormat::Table:
+        dropped = writeAligned(table, text, {.width = width, .fullNames = common.fullNames, .dropFirst = style.dropFirst});
+        break;
+    default: writeCsv(table, text); break;
+    }
+    const std::string error = common.outputFile.empty() ? writeAll(STDOUT_FILENO, text.str())
+                                                        : writeFileAtomically(common.outputFile, text.str());
+    if (!error.empty()) {
+        std::cerr << "error: cannot write "
+                  << (common.outputFile.empty() ? std::string("the result to standard output") : common.outputFile)
+                  << ": " << error << '\n';
+        return kExitOutputFailed;
+    }
+    if (format != OutputFormat::Json)
+        for (const std::string& note : table.notes)
+            std::cerr << "note: " << note << '\n';
+    if (!dropped.empty())
+        std::cerr << "note: left out to fit " << width << " characters: " << joined(dropped)
+                  << " (--width 0 or --format csv shows every column)\n";
+    return kExitOk;
+}
+
+int emitRunTable(Table table, const LoadedRun& loaded, const Invocation& invocation, const TableStyle& style)
+{
+    const Run& run = *loaded.run;
+    table = withLoadOutcome(std::move(table), run);
+    table.notes.insert(table.notes.begin(), loaded.notes.begin(), loaded.notes.end());
+    if (const int written = emitTable(table, invocation, style); written != kExitOk)
+        return written;
+    if (!loaded.incomplete || invocation.common.allowPartial)
+        return kExitOk;
+    int failed = 0, partial = 0;
+    for (const LoadError& e : run.errors)
+        if (e.kind != LoadErrorKind::Cancelled)
+            ++(e.partial ? partial : failed);
+    std::vector<std::string> what;
+    if (failed)
+        what.push_back(std::to_string(failed) + (failed == 1 ? " file failed to load" : " files failed to load"));
+    if (partial)
+        what.push_back(std::to_string(partial) + (partial == 1 ? " rank is partial" : " ranks are partial"));
+    if (!loaded.notes.empty())
+        what.push_back("asked-for ranks are missing");
+    std::cerr << "error: incomplete result: " << joined(what) << " (see the notes); exit "
+              << static_cast<int>(kExitIncomplete) << ", 0 with --allow-partial\n";
+    return kExitIncomplete;
+}
+
+} // namespace kscope::cli

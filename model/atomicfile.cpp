@@ -1,0 +1,85 @@
+#include "atomicfile.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kscope {
+
+namespace fs = std::filesystem;
+
+std::string writeAll(int fd, std::string_view contents)
+{
+    size_t done = 0;
+    while (done < contents.size()) {
+        const ssize_t n = ::write(fd, contents.data() + done, contents.size() - done);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            return std::strerror(errno);
+        }
+        if (n == 0)
+            return "the device took no more bytes";
+        done += static_cast<size_t>(n);
+    }
+    return {};
+}
+
+namespace {
+
+std::string writeInPlace(const fs::path& target, std::string_view contents)
+{
+    const int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
+    if (fd < 0)
+        return std::strerror(errno);
+    std::string error = writeAll(fd, contents);
+    if (::close(fd) != 0 && error.empty())
+        error = std::strerror(errno);
+    return error;
+}
+
+} // namespace
+
+std::string writeFileAtomically(const fs::path& target, std::string_view contents)
+{
+    std::error_code ec;
+    fs::path real = target;
+    if (fs::is_symlink(fs::symlink_status(target, ec))) {
+        real = fs::weakly_canonical(target, ec);
+        if (ec)
+            return "cannot follow the link: " + ec.message();
+    }
+    struct stat old {};
+    const bool exists = ::stat(real.c_str(), &old) == 0;
+    if (exists && S_ISDIR(old.st_mode))
+        return "is a folder";
+    if (exists && !S_ISREG(old.st_mode))
+        return writeInPlace(real, contents);
+
+    static std::atomic<unsigned> counter{0};
+    const fs::path dir = real.has_parent_path() ? real.parent_path() : fs::path(".");
+    const fs::path temp = dir / ("." + real.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-"
+                                 + std::to_string(counter.fetch_add(1)));
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return std::string("cannot create a temporary file in ") + dir.string() + ": " + std::strerror(errno);
+    std::string error;
+    if (exists && ::fchmod(fd, old.st_mode & 07777) != 0)
+        error = std::string("cannot keep the file's permissions: ") + std::strerror(errno);
+    if (error.empty())
+        error = writeAll(fd, contents);
+    if (error.empty() && ::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        error = std::strerror(errno);
+    if (::close(fd) != 0 && error.empty())
+        error = std::strerror(errno);
+    if (error.empty() && ::rename(temp.c_str(), real.c_str()) != 0)
+        error = std::strerror(errno);
+    if (!error.empty())
+        ::unlink(temp.c_str());
+    return error;
+}
+
+} // namespace kscope

@@ -1,0 +1,300 @@
+// Comparison of two runs (File > Compare With...): HTA's compare_traces table of ops with their
+// counts and total times in both runs, the largest changes as grouped bars, and per rank the
+// temporal breakdown, overlap and kernels of both runs side by side. A click on an op selects
+// that kernel in the run the other views show.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+#include "plots/diffadapters.h"
+#include "plots/plots.h"
+
+#include "analysis/difftables.h"
+#include "analysis/tracediff.h"
+#include "model/trace.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kDevice = QStringLiteral("device");
+const QString kShortNames = QStringLiteral("shortNames");
+const QString kAllRanksSteps = QStringLiteral("allRanksAndSteps");
+const QString kSummaryKey = QStringLiteral("diff-summary");
+
+// Which rows of the ops table to show, by how an op changed between the runs.
+enum class ChangeFilter { All, Added, Deleted, Changed, Unchanged };
+
+class DiffView : public AnalysisView {
+public:
+    DiffView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_device(new QComboBox(this)),
+          m_shortNames(new QCheckBox(tr("Short names"), this)),
+          m_allRanksSteps(new QCheckBox(tr("All ranks and steps"), this)), m_changes(new QComboBox(this)),
+          m_search(new QLineEdit(this)), m_chart(new ChartView(QStringLiteral("comparison-changes"), this)),
+          m_ops(new ResultTableView(QStringLiteral("compare-traces"), this)),
+          m_temporal(new ResultTableView(QStringLiteral("diff-temporal"), this)),
+          m_overlap(new ResultTableView(QStringLiteral("diff-overlap"), this)),
+          m_kernels(new ResultTableView(QStringLiteral("diff-kernels"), this))
+    {
+        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_device->addItem(tr("CPU and GPU"), int(DiffDevice::All));
+        m_device->addItem(tr("CPU ops"), int(DiffDevice::Cpu));
+        m_device->addItem(tr("GPU kernels"), int(DiffDevice::Gpu));
+        m_shortNames->setToolTip(tr("Group by HTA's shortened names (template arguments dropped)"));
+        m_allRanksSteps->setToolTip(tr("Every rank and step both runs have, averaged per rank and step "
+                                       "(HTA compares one rank and one step)"));
+        for (const char* text : {"All ops", "Added", "Deleted", "Changed", "Unchanged"})
+            m_changes->addItem(tr(text));
+        m_search->setPlaceholderText(tr("Search ops…"));
+        m_search->setClearButtonEnabled(true);
+        // Op names as HTA lists them (CPU ops read badly shortened); the kernels' tab shortens.
+        m_ops->setWideColumn(QStringLiteral("name"));
+        m_kernels->setNameColumn(QStringLiteral("name"));
+        m_ops->proxy()->setFilterKeyColumn(0);
+        m_ops->resultModel()->setColumnKindForSuffix(QStringLiteral("_duration"), ResultTableModel::ColumnKind::Micros);
+        m_chart->setMinimumHeight(240);  // ten labelled groups of three bars
+
+        auto* options = new QHBoxLayout;
+        options->addWidget(m_device);
+        options->addWidget(m_shortNames);
+        options->addWidget(m_allRanksSteps);
+        auto* filters = new QHBoxLayout;
+        filters->addWidget(m_search, 1);
+        filters->addWidget(m_changes);
+        auto* opsBox = new QWidget(this);
+        auto* opsLayout = new QVBoxLayout(opsBox);
+        opsLayout->setContentsMargins(0, 0, 0, 0);
+        opsLayout->addLayout(filters);
+        opsLayout->addWidget(m_ops, 1);
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(opsBox, tr("Ops"));
+        tabs->addTab(m_temporal, tr("Per rank"));
+        tabs->addTab(m_overlap, tr("Overlap"));
+        tabs->addTab(m_kernels, tr("Kernels per rank"));
+        auto* splitter = new QSplitter(Qt::Vertical, this);
+        splitter->addWidget(m_chart);
+        splitter->addWidget(tabs);
+        splitter->setStretchFactor(0, 2);
+        splitter->setStretchFactor(1, 3);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        options->insertWidget(0, m_caption, 1);
+        layout->addLayout(options);
+        layout->addWidget(splitter, 1);
+        addChart(m_chart);
+        for (ResultTableView* table : {m_ops, m_temporal, m_overlap, m_kernels})
+            addTableView(table);
+
+        connect(m_device, &QComboBox::activated, this, [this] { setOption(kDevice, m_device->currentData()); });
+        connect(m_shortNames, &QCheckBox::toggled, this, [this](bool on) { setOption(kShortNames, on); });
+        connect(m_allRanksSteps, &QCheckBox::toggled, this, [this](bool on) { setOption(kAllRanksSteps, on); });
+        connect(m_search, &QLineEdit::textChanged, m_ops->proxy(), &QSortFilterProxyModel::setFilterFixedString);
+        connect(m_changes, &QComboBox::activated, this, &DiffView::applyChangeFilter);
+        connect(m_ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+            // The op's name in the run the other views show: its own string id there, if it ran.
+            const QString name = index.siblingAtColumn(0).data(kFilterRole).toString();
+            const auto shown = this->session()->run();
+            const StringId id = shown && !name.isEmpty() ? shown->strings.find(name.toStdString()) : StringId{};
+            if (id)
+                pickKernel(id.value, name);
+        });
+        refresh();
+    }
+
+protected:
+    TraceDiffOptions diffOptions() const
+    {
+        TraceDiffOptions o;
+        o.htaCompat = session()->htaCompat();
+        o.device = DiffDevice(int(numberOption(kDevice, int(DiffDevice::All))));
+        o.shortNames = boolOption(kShortNames, false);
+        o.allRanks = o.allSteps = boolOption(kAllRanksSteps, false);
+        // The selected rank and step where both runs have them; else HTA's first rank and step.
+        const auto control = session()->controlRun(), test = session()->testRun();
+        const int rank = selection()->rank();
+        if (!o.allRanks && rank >= 0 && control && test && control->findRank(rank) && test->findRank(rank))
+            o.controlRanks = o.testRanks = {rank};
+        const int step = selection()->step();
+        if (!o.allSteps && step >= 0 && control && test) {
+            const std::vector<int> controlSteps = runSteps(*control), testSteps = runSteps(*test);
+            if (std::binary_search(controlSteps.begin(), controlSteps.end(), step)
+                && std::binary_search(testSteps.begin(), testSteps.end(), step))
+                o.controlSteps = o.testSteps = {step};
+        }
+        return o;
+    }
+
+    QString comparisonKey() const
+    {
+        const TraceDiffOptions o = diffOptions();
+        const auto list = [](const std::vector<int>& v) {
+            QStringList parts;
+            for (int x : v)
+                parts << QString::number(x);
+            return parts.join(QLatin1Char(','));
+        };
+        return QStringLiteral("diff|device=%1|short=%2|all=%3|ranks=%4|steps=%5")
+            .arg(int(o.device))
+            .arg(o.shortNames)
+            .arg(o.allRanks)
+            .arg(list(o.controlRanks), list(o.controlSteps));
+    }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        if (!session()->testRun())
+            return {};
+        const TraceDiffOptions o = diffOptions();
+        const bool hta = o.htaCompat;
+        return {comparisonRequest<TraceComparison>(comparisonKey(),
+                                                   [o](const Run& control, const Run& test) { return compareTraces(control, test, o); }),
+                comparisonRequest<DiffSummary>(kSummaryKey, [hta](const Run& control, const Run& test) {
+                    return diffSummary(control, test, {.htaCompat = hta});
+                })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        if (!session()->testRun()) {
+            showMessage(tr("File ▸ Compare With… opens a second run to compare with this one"));
+            return;
+        }
+        syncControls();
+        m_comparison = results.share<TraceComparison>(comparisonKey());
+        m_summary = results.share<DiffSummary>(kSummaryKey);
+        const QString control = session()->label(RunSide::Control), test = session()->label(RunSide::Test);
+        drawBars(*m_chart, opChangeBars(*m_comparison, control, test, 10));
+        m_ops->setWideColumn(m_comparison->shortNames ? QStringLiteral("short_name") : QStringLiteral("name"));
+        m_ops->resultModel()->setTable(std::make_shared<Table>(compareTracesTable(*m_comparison, control.toStdString(), test.toStdString())));
+        m_temporal->resultModel()->setTable(std::make_shared<Table>(diffTemporalTable(*m_summary, control.toStdString(), test.toStdString())));
+        m_overlap->resultModel()->setTable(std::make_shared<Table>(diffOverlapTable(*m_summary, control.toStdString(), test.toStdString())));
+        m_kernels->resultModel()->setTable(std::make_shared<Table>(diffKernelsTable(*m_summary, control.toStdString(), test.toStdString())));
+        applyChangeFilter();
+        m_caption->setText(captionText());
+        m_caption->setToolTip(captionText());
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_comparison.reset();
+        m_summary.reset();
+        m_caption->setText(message);
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        if (!m_comparison)
+            return {};
+        return {{QStringLiteral("compare-traces"), *m_ops->resultModel()->table()},
+                {QStringLiteral("diff-temporal"), *m_temporal->resultModel()->table()},
+                {QStringLiteral("diff-overlap"), *m_overlap->resultModel()->table()},
+                {QStringLiteral("diff-kernels"), *m_kernels->resultModel()->table()}};
+    }
+
+private:
+    QString captionText() const
+    {
+        const auto list = [](const std::vector<int>& v) {
+            QStringList parts;
+            for (int x : v)
+                parts << QString::number(x);
+            return parts.isEmpty() ? QObject::tr("all") : parts.join(QStringLiteral(", "));
+        };
+        QString text = tr("<b>%1</b> (rank %2, step %3) vs <b>%4</b> (rank %5, step %6)")
+                           .arg(session()->label(RunSide::Control).toHtmlEscaped(), list(m_comparison->controlRanks),
+                                list(m_comparison->controlSteps), session()->label(RunSide::Test).toHtmlEscaped(),
+                                list(m_comparison->testRanks), list(m_comparison->testSteps));
+        QStringList notes;
+        for (const std::string& note : m_comparison->notes)
+            notes << fmt::qstr(note).toHtmlEscaped();
+        for (const std::string& note : m_summary->notes)
+            notes << fmt::qstr(note).toHtmlEscaped();
+        if (!m_comparison->error.empty())
+            notes << tr("No result: %1").arg(fmt::qstr(m_comparison->error).toHtmlEscaped());
+        if (!notes.isEmpty())
+            text += QStringLiteral(" <span style='color:#7a5a00'>— %1</span>").arg(notes.join(QStringLiteral("; ")));
+        return text;
+    }
+
+    void syncControls()
+    {
+        const QSignalBlocker device(m_device), shortNames(m_shortNames), all(m_allRanksSteps);
+        m_device->setCurrentIndex(std::max(0, m_device->findData(int(numberOption(kDevice, int(DiffDevice::All))))));
+        m_shortNames->setChecked(boolOption(kShortNames, false));
+        m_allRanksSteps->setChecked(boolOption(kAllRanksSteps, false));
+    }
+
+    void applyChangeFilter()
+    {
+        const auto filter = ChangeFilter(m_changes->currentIndex());
+        const Table* table = m_ops->resultModel()->table();
+        if (filter == ChangeFilter::All || !table || table->columns.size() < 7) {
+            m_ops->proxy()->setRowFilter({});
+            return;
+        }
+        // Columns 1-4: control count and time, test count and time (HTA's layout).
+        m_ops->proxy()->setRowFilter([table, filter](int row) {
+            const auto value = [&](size_t column) {
+                const Cell& cell = table->rows[size_t(row)][column];
+                if (const auto* d = std::get_if<double>(&cell))
+                    return *d;
+                if (const auto* i = std::get_if<int64_t>(&cell))
+                    return double(*i);
+                return 0.0;
+            };
+            const bool inControl = value(1) > 0, inTest = value(3) > 0;
+            switch (filter) {
+            case ChangeFilter::Added: return !inControl && inTest;
+            case ChangeFilter::Deleted: return inControl && !inTest;
+            case ChangeFilter::Changed: return inControl && inTest && (value(1) != value(3) || value(2) != value(4));
+            case ChangeFilter::Unchanged: return inControl && inTest && value(1) == value(3) && value(2) == value(4);
+            default: return true;
+            }
+        });
+    }
+
+    QLabel* m_caption;
+    QComboBox* m_device;
+    QCheckBox* m_shortNames;
+    QCheckBox* m_allRanksSteps;
+    QComboBox* m_changes;
+    QLineEdit* m_search;
+    ChartView* m_chart;
+    ResultTableView* m_ops;
+    ResultTableView* m_temporal;
+    ResultTableView* m_overlap;
+    ResultTableView* m_kernels;
+    std::shared_ptr<const TraceComparison> m_comparison;
+    std::shared_ptr<const DiffSummary> m_summary;
+};
+
+} // namespace
+
+ViewSpec diffViewSpec()
+{
+    return {.id = QStringLiteral("diff"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Comparison"),
+            .dockObjectName = "comparisonDock",
+            .follows = Follows::Ranks,
+            .create = createView<DiffView>(),
+            .area = Qt::RightDockWidgetArea,
+            .tabWith = QStringLiteral("kernels"),
+            .raised = false};
+}
+
+} // namespace kscope
