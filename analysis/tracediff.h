@@ -82,7 +82,10 @@ struct TraceComparison {
 };
 
 // HTA's TraceDiff.compare_traces: count and total duration per name, outer-joined (missing = 0),
-// diff = test - control.
+// diff = test - control. Events: complete events with a name, minus the profiler's own span.
+// For HTA's numbers load both runs with LoadOptions{.htaCompat = true, .includeLastStep = true}
+// (its LabeledTrace rounds timestamps but neither aligns nor trims the last step) and set
+// options.htaCompat; a requested rank or step a run lacks is an error in both modes.
 TraceComparison compareTraces(const Run& control, const Run& test, const TraceDiffOptions& options);
 
 // HTA's TraceDiff.ops_diff, in the comparison's row order: added (control 0, test > 0), deleted

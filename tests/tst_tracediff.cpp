@@ -5,6 +5,7 @@
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
 #include "analysis/difftables.h"
+#include "analysis/kerneltype.h"
 #include "analysis/tracediff.h"
 #include "model/loader.h"
 #include "runbuilder.h"
@@ -146,6 +147,10 @@ void TestTraceDiff::shortNamesMerge()
     QCOMPARE(c.rows[0].change, '-');
     const Table table = compareTracesTable(c, "A", "B");
     QCOMPARE(table.columns.front(), std::string("short_name"));
+    // HTA's shorten_name keeps memory kernels whole, hip ones included (its memory pattern alone)
+    QCOMPARE(shortenKernelName("hipMemcpyWithStream(int)"), std::string("hipMemcpyWithStream(int)"));
+    QCOMPARE(shortenKernelName("Memset (Device)"), std::string("Memset (Device)"));
+    QCOMPARE(shortenKernelName("void at::native::f<int>(int) const"), std::string("const"));
 }
 
 void TestTraceDiff::deviceRule_data()
