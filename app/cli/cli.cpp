@@ -24,11 +24,13 @@ std::map<std::string, Command>& registry()
 const char* kExitCodesHelp =
     "Exit codes: 0 ok; 1 usage (nothing run, nothing on stdout); 2 no usable rank; 3 ranks failed,\n"
     "cut short or missing (0 with --allow-partial; they are marked in the output either way);\n"
-    "4 the result could not be written.\n";
+    "4 the result could not be written; 5 diff-summary --fail-above: a kernel's total time grew by more\n"
+    "than the limit.\n";
 
 void printUsage(std::ostream& out)
 {
-    out << "Usage: kinetoscope-cli COMMAND [options] RUN\n\n"
+    out << "Usage: kinetoscope-cli COMMAND [options] RUN\n"
+           "       kinetoscope-cli diff|diff-summary [options] CONTROL_RUN TEST_RUN\n\n"
            "Analyses PyTorch profiler (Kineto) traces of a distributed run, one file per rank. RUN is a\n"
            "folder of traces, or one or more trace files that form one run.\n\nCommands:\n";
     size_t width = 0;

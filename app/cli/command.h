@@ -27,6 +27,7 @@ enum ExitCode : int {
     kExitNoRank = 2,           // nothing usable to analyse (or synth could not write its run)
     kExitIncomplete = 3,       // ranks failed, were cut short or were asked for and missing
     kExitOutputFailed = 4,     // the result could not be written (--output or stdout)
+    kExitRegression = 5,       // diff-summary --fail-above: a kernel's total time grew past the limit
 };
 
 // Options every command that loads a run understands (see addCommonOptions).
@@ -104,7 +105,18 @@ struct LoadedRun {
 
 // Loads the run with the common options. When nothing is usable prints why (what was found,
 // skipped and failed, the ranks present) and returns null with exitCode 1 or 2.
-std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode);
+// `which` ("control run") prefixes every message, for commands that load more than one run.
+std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode, const std::string& which = {});
+// The pieces of emitTable, for commands that print more than one table: the format --format and
+// the terminal give; one table rendered (the columns left out to fit --width in `dropped`); text
+// written to --output (atomically) or stdout (kExitOk or kExitOutputFailed, reported); the notes
+// on stderr ("note: ..."), then what was left out to fit.
+OutputFormat resolvedFormat(const Invocation& invocation);
+std::string renderTable(const Table& table, OutputFormat format, const Invocation& invocation,
+                        const TableStyle& style, std::vector<std::string>* dropped = nullptr);
+int writeResult(const std::string& text, const Invocation& invocation);
+void printNotes(const std::vector<std::string>& notes, const std::vector<std::string>& dropped,
+                const Invocation& invocation);
 // Writes the table in the chosen format to --output (atomically) or stdout, its notes to stderr
 // (in JSON they are part of the output); kExitOk or kExitOutputFailed.
 int emitTable(const Table& table, const Invocation& invocation, const TableStyle& style = {});

@@ -44,10 +44,10 @@ std::string listSkipped(const std::vector<SkippedFile>& skipped, bool traceNames
 }
 
 // Why a run gave no rank, on stderr: its errors, then one line that says what was found.
-void reportNoUsableRank(const Run& run, const Invocation& invocation, const RankSet& present)
+void reportNoUsableRank(const Run& run, const Invocation& invocation, const RankSet& present, const std::string& prefix)
 {
     for (const LoadError& e : run.errors)
-        std::cerr << "error: " << describe(e) << '\n';
+        std::cerr << "error: " << prefix << describe(e) << '\n';
     const bool discoveryFailed =
         run.errors.size() == 1 && run.errors[0].rank < 0 && run.errors[0].kind == LoadErrorKind::Unreadable
         && run.errors[0].byteOffset == 0 && !fs::is_regular_file(run.errors[0].file);
@@ -55,7 +55,7 @@ void reportNoUsableRank(const Run& run, const Invocation& invocation, const Rank
         return;
     const std::string where = run.folder.string();
     if (!invocation.common.ranks.empty() && !present.empty()) {
-        std::cerr << "error: no usable rank: --ranks " << invocation.common.ranks.toString(8)
+        std::cerr << "error: " << prefix << "no usable rank: --ranks " << invocation.common.ranks.toString(8)
                   << " matches none of the ranks of " << where << " (" << present.toString(8) << ")\n";
         return;
     }
@@ -71,7 +71,7 @@ void reportNoUsableRank(const Run& run, const Invocation& invocation, const Rank
         found += (found.empty() ? "" : "; ") + std::string("skipped as no trace: ") + notTraces;
     if (!others.empty())
         found += (found.empty() ? "" : "; ") + std::string("skipped, not trace file names: ") + others;
-    std::cerr << "error: no usable rank in " << where << ": " << found << '\n';
+    std::cerr << "error: " << prefix << "no usable rank in " << where << ": " << found << '\n';
 }
 
 size_t tableWidth(const Invocation& invocation)
@@ -98,14 +98,15 @@ std::string joined(const std::vector<std::string>& items)
 
 } // namespace
 
-std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode)
+std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode, const std::string& which)
 {
+    const std::string prefix = which.empty() ? std::string() : which + ": ";
     std::vector<fs::path> inputs(invocation.inputs.begin(), invocation.inputs.end());
     if (inputs.size() > 1) {
         for (const fs::path& input : inputs) {
             std::error_code ec;
             if (fs::is_directory(input, ec)) {
-                std::cerr << "error: " << inputs.size() << " arguments for RUN and " << input.string()
+                std::cerr << "error: " << prefix << inputs.size() << " arguments for RUN and " << input.string()
                           << " is a folder: a run is one folder, or one or more trace files\n"
                           << "Run 'kinetoscope-cli " << invocation.command << " --help' for its options.\n";
                 exitCode = kExitUsage;
@@ -117,7 +118,7 @@ std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& ex
     loaded.run = loadRun(inputs, loadOptionsFor(invocation));
     const Run& run = *loaded.run;
     for (const LoadWarning& w : run.warnings)
-        KSCOPE_LOG(Cli, Warning, w.file.string() << ": " << w.message);
+        KSCOPE_LOG(Cli, Warning, prefix << w.file.string() << ": " << w.message);
     RankSet loadedRanks;
     for (const RankTrace& r : run.ranks)
         loadedRanks.insert(r.rank);
@@ -125,13 +126,13 @@ std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& ex
     for (const RankSet::Range& r : run.ranksNotLoaded.ranges())
         present.insert(r.first, r.last);
     if (run.ranks.empty()) {
-        reportNoUsableRank(run, invocation, present);
+        reportNoUsableRank(run, invocation, present, prefix);
         exitCode = kExitNoRank;
         return std::nullopt;
     }
     const RankSet missing = invocation.common.ranks.minus(loadedRanks);
     if (!missing.empty())
-        loaded.notes.push_back((missing.count() == 1 ? "rank " : "ranks ") + missing.toString(8)
+        loaded.notes.push_back(prefix + (missing.count() == 1 ? "rank " : "ranks ") + missing.toString(8)
                                + " asked for with --ranks " + (missing.count() == 1 ? "is" : "are")
                                + " not in the run, which has ranks " + present.toString(8));
     bool failed = !missing.empty();
@@ -142,36 +143,64 @@ std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& ex
     return loaded;
 }
 
-int emitTable(const Table& table, const Invocation& invocation, const TableStyle& style)
+OutputFormat resolvedFormat(const Invocation& invocation)
 {
     const CommonOptions& common = invocation.common;
-    OutputFormat format = common.format;
-    if (format == OutputFormat::Auto)
-        format = common.outputFile.empty() && isatty(STDOUT_FILENO) ? OutputFormat::Table : OutputFormat::Csv;
+    if (common.format != OutputFormat::Auto)
+        return common.format;
+    return common.outputFile.empty() && isatty(STDOUT_FILENO) ? OutputFormat::Table : OutputFormat::Csv;
+}
+
+std::string renderTable(const Table& table, OutputFormat format, const Invocation& invocation, const TableStyle& style,
+                        std::vector<std::string>* dropped)
+{
     std::ostringstream text;
-    std::vector<std::string> dropped;
-    const size_t width = format == OutputFormat::Table ? tableWidth(invocation) : 0;
     switch (format) {
     case OutputFormat::Json: writeJson(table, text); break;
-    case OutputFormat::Table:
-        dropped = writeAligned(table, text, {.width = width, .fullNames = common.fullNames, .dropFirst = style.dropFirst});
+    case OutputFormat::Table: {
+        std::vector<std::string> left = writeAligned(
+            table, text,
+            {.width = tableWidth(invocation), .fullNames = invocation.common.fullNames, .dropFirst = style.dropFirst});
+        if (dropped)
+            dropped->insert(dropped->end(), left.begin(), left.end());
         break;
+    }
     default: writeCsv(table, text); break;
     }
-    const std::string error = common.outputFile.empty() ? writeAll(STDOUT_FILENO, text.str())
-                                                        : writeFileAtomically(common.outputFile, text.str());
-    if (!error.empty()) {
-        std::cerr << "error: cannot write "
-                  << (common.outputFile.empty() ? std::string("the result to standard output") : common.outputFile)
-                  << ": " << error << '\n';
-        return kExitOutputFailed;
-    }
-    if (format != OutputFormat::Json)
-        for (const std::string& note : table.notes)
-            std::cerr << "note: " << note << '\n';
+    return text.str();
+}
+
+int writeResult(const std::string& text, const Invocation& invocation)
+{
+    const CommonOptions& common = invocation.common;
+    const std::string error = common.outputFile.empty() ? writeAll(STDOUT_FILENO, text)
+                                                        : writeFileAtomically(common.outputFile, text);
+    if (error.empty())
+        return kExitOk;
+    std::cerr << "error: cannot write "
+              << (common.outputFile.empty() ? std::string("the result to standard output") : common.outputFile) << ": "
+              << error << '\n';
+    return kExitOutputFailed;
+}
+
+void printNotes(const std::vector<std::string>& notes, const std::vector<std::string>& dropped,
+                const Invocation& invocation)
+{
+    for (const std::string& note : notes)
+        std::cerr << "note: " << note << '\n';
     if (!dropped.empty())
-        std::cerr << "note: left out to fit " << width << " characters: " << joined(dropped)
+        std::cerr << "note: left out to fit " << tableWidth(invocation) << " characters: " << joined(dropped)
                   << " (--width 0 or --format csv shows every column)\n";
+}
+
+int emitTable(const Table& table, const Invocation& invocation, const TableStyle& style)
+{
+    const OutputFormat format = resolvedFormat(invocation);
+    std::vector<std::string> dropped;
+    if (const int written = writeResult(renderTable(table, format, invocation, style, &dropped), invocation);
+        written != kExitOk)
+        return written;
+    printNotes(format == OutputFormat::Json ? std::vector<std::string>{} : table.notes, dropped, invocation);
     return kExitOk;
 }
 

@@ -13,6 +13,7 @@
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
+#include "plots/downsample.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -27,6 +28,7 @@ private slots:
     void kernelTableSearchAndRankFilter();
     void exportsWhatIsShown();
     void collidingShortNamesAreToldApart();
+    void downsampledStepsKeepPeaks();
 
 private:
     std::shared_ptr<const Run> m_run;
@@ -143,6 +145,27 @@ void TestUiModels::collidingShortNamesAreToldApart()
     QCOMPARE(model.index(3, 0).data().toString(), QStringLiteral("ampere_sgemm_128x64_nn"));
     // The tooltip wraps: rich text with break opportunities.
     QVERIFY(model.index(0, 0).data(Qt::ToolTipRole).toString().startsWith(QLatin1String("<p")));
+}
+
+void TestUiModels::downsampledStepsKeepPeaks()
+{
+    QVector<double> keys, values;
+    for (int i = 0; i < 100000; ++i) {
+        keys.push_back(i * 10.0);
+        values.push_back(i == 54321 ? 1024.0 : i % 7);  // one full-queue spike among small values
+    }
+    QVector<double> outKeys, outValues;
+    downsampleSteps(keys, values, 500, outKeys, outValues);
+    QVERIFY(outKeys.size() <= 4 * 500);
+    QVERIFY(outKeys.size() >= 500);
+    QCOMPARE(outKeys.front(), keys.front());
+    QCOMPARE(outKeys.back(), keys.back());
+    QVERIFY(std::is_sorted(outKeys.begin(), outKeys.end()));
+    QCOMPARE(*std::max_element(outValues.begin(), outValues.end()), 1024.0);
+    QCOMPARE(*std::min_element(outValues.begin(), outValues.end()), 0.0);
+    // Short series pass through untouched.
+    downsampleSteps(keys.mid(0, 100), values.mid(0, 100), 500, outKeys, outValues);
+    QCOMPARE(outKeys, keys.mid(0, 100));
 }
 
 QTEST_MAIN(TestUiModels)

@@ -69,4 +69,23 @@ struct HistogramData {
     QString message;
 };
 
+struct LineSeries {
+    QString name;
+    QColor color;
+    QVector<double> keys;    // ascending (time)
+    QVector<double> values;
+};
+
+// Values over time (queue length per stream, bandwidth per copy kind): step lines, already
+// thinned to what the chart can show (downsampleSteps).
+struct SeriesChartData {
+    QString title;
+    QString keyLabel;
+    QString valueLabel;
+    QVector<LineSeries> series;
+    bool steps = true;  // the value holds until the next point
+    QString footnote;
+    QString message;
+};
+
 } // namespace kscope

@@ -11,5 +11,6 @@ class ChartView;
 void drawBars(ChartView& view, const BarChartData& data);
 void drawBoxes(ChartView& view, const BoxChartData& data);
 void drawHistogram(ChartView& view, const HistogramData& data);
+void drawSeries(ChartView& view, const SeriesChartData& data);
 
 } // namespace kscope
