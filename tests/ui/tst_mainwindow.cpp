@@ -21,12 +21,27 @@
 
 #include <QComboBox>
 #include <QLabel>
+#include <QTabBar>
 #include <QDockWidget>
 #include <QStandardPaths>
 #include <QThreadPool>
 
 using namespace kscope;
 using namespace kscope::test;
+
+namespace {
+
+// Whether the dock titled `title` is the current tab of its tab stack (docks alone count as front).
+bool isFrontTab(QMainWindow& window, const QString& title)
+{
+    for (QTabBar* bar : window.findChildren<QTabBar*>())
+        for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == title)
+                return bar->currentIndex() == i;
+    return true;
+}
+
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -69,6 +84,7 @@ void TestMainWindow::initTestCase()
 
 void TestMainWindow::init()
 {
+    w().session()->closeComparison();
     if (w().session()->htaCompat())
         w().session()->setHtaCompat(false);
     if (w().run() || w().loader()->isLoading())
@@ -117,6 +133,9 @@ void TestMainWindow::barsPerRank()
 void TestMainWindow::clickRankBarDrillsIn()
 {
     w().dock(QStringLiteral("temporal"))->raise();
+    w().dock(QStringLiteral("kernel-distribution"))->raise();  // the idle view's tab goes behind
+    QCoreApplication::processEvents();
+    QVERIFY(!isFrontTab(w(), QStringLiteral("Idle time")));
     ChartView* chart = w().view(QStringLiteral("temporal"))->charts().front();
     chart->replot();
     QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 0")));  // nothing selected: the first rank
@@ -130,7 +149,7 @@ void TestMainWindow::clickRankBarDrillsIn()
     QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank5"));
     QCOMPARE(kernelsTable()->proxy()->rankFilter(), QList<int>{rank});
     QVERIFY(kernelsTable()->proxy()->rowCount() > 0);
-    QVERIFY(w().view(QStringLiteral("idle"))->isVisible());  // the drill target was raised
+    QVERIFY(isFrontTab(w(), QStringLiteral("Idle time")));  // the drill target was raised
     screenshot(&w(), "rank-clicked");
 }
 
@@ -183,7 +202,7 @@ void TestMainWindow::kernelRowSelectsDistribution()
     AnalysisView* dist = w().view(QStringLiteral("kernel-distribution"));
     QCOMPARE(dist->charts().front()->title(), name);  // by id: exactly the kernel picked
     QVERIFY(pointCount(dist->charts().front()) > 0);
-    QVERIFY(dist->isVisible());  // drilling raised its tab
+    QVERIFY(isFrontTab(w(), QStringLiteral("Kernel distribution")));  // drilling raised its tab
     screenshot(&w(), "kernel-selected");
 }
 
@@ -311,6 +330,10 @@ void TestMainWindow::corruptFileListedOthersShown()
     QVERIFY(temporal->footnote().contains(QStringLiteral("rank3.pt.trace.json")));
     QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 0")));
     screenshot(&w(), "corrupt-run");
+    // Import issues describe the whole run, whatever step is shown.
+    w().session()->selection()->setStep(w().run()->ranks.front().steps.at(1).number);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().view(QStringLiteral("issues"))->tables().value(0).table.rows.size(), issues.front().table.rows.size());
 }
 
 void TestMainWindow::emptyFolderSaysWhy()
@@ -320,9 +343,20 @@ void TestMainWindow::emptyFolderSaysWhy()
         QVERIFY(openAndWait(w(), path));
         QVERIFY(w().run()->ranks.empty());
         QVERIFY2(w().bannerText().startsWith(QStringLiteral("No usable rank")), qPrintable(w().bannerText()));
-        for (AnalysisView* view : w().views())
+        for (AnalysisView* view : w().views()) {
             for (ChartView* chart : view->charts())
                 QVERIFY2(chart->message().startsWith(QStringLiteral("No usable rank")), qPrintable(chart->message()));
+            // Nothing of the previous run is left to export; the issues say why.
+            if (view->id() != QLatin1String("issues"))
+                QVERIFY2(view->tables().isEmpty(), qPrintable(view->id()));
+        }
+        // A missing folder is an import issue of its own; an empty one has none to list.
+        const bool missing = path.endsWith(QLatin1String("missing"));
+        QCOMPARE(w().view(QStringLiteral("issues"))->tables().size(), missing ? 1 : 0);
+        const auto out = scratchDir("kscope-ui-empty-export");
+        w().exportAll(QString::fromStdString(out.string()));
+        QVERIFY(!std::filesystem::exists(out / "temporal.csv"));
+        QCOMPARE(std::filesystem::exists(out / "import-issues.csv"), missing);
     }
 }
 
@@ -385,7 +419,7 @@ void TestMainWindow::comparisonViewShowsBothRuns()
     QVERIFY(compared.wait(kUiTimeoutMs));
     QVERIFY(waitIdle(w()));
     QVERIFY(w().windowTitle().contains(QStringLiteral(" vs ")));
-    QVERIFY(diff->isVisible());  // the comparison view comes forward
+    QVERIFY(isFrontTab(w(), QStringLiteral("Comparison")));  // the comparison view comes forward
     // What it shows is the engine's comparison of the two runs, HTA's defaults (first rank and step).
     const auto control = w().session()->controlRun(), test = w().session()->testRun();
     const QString controlLabel = w().session()->label(RunSide::Control), testLabel = w().session()->label(RunSide::Test);

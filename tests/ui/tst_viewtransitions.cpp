@@ -10,6 +10,8 @@
 #include "analysis/overlap.h"
 #include "analysis/resulttables.h"
 #include "analysis/temporalbreakdown.h"
+#include "analysis/difftables.h"
+#include "analysis/tracediff.h"
 #include "model/synth/synthrun.h"
 #include "model/trace.h"
 #include "testsupport.h"
@@ -22,6 +24,7 @@
 #include <QStandardPaths>
 
 #include <sstream>
+#include <tuple>
 
 using namespace kscope;
 using namespace kscope::test;
@@ -55,6 +58,7 @@ class TestViewTransitions : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
+    void init();
     void eachResultComputedOnce();
     void secondRunReplacesEveryNumber();
     void htaModeReplacesEveryNumber();
@@ -71,6 +75,7 @@ private:
     MainWindow& w() { return *m_window; }
     std::unique_ptr<MainWindow> m_window;
     QString m_otherRun;
+    QString m_brokenRun;
 };
 
 void TestViewTransitions::initTestCase()
@@ -79,6 +84,7 @@ void TestViewTransitions::initTestCase()
     QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
     QSettings().clear();
     const auto dir = scratchDir("kscope-ui-other-run");
+    const auto broken = scratchDir("kscope-ui-other-run-broken");
     SynthOptions options;
     options.ranks = 4;
     options.steps = 3;
@@ -86,14 +92,66 @@ void TestViewTransitions::initTestCase()
     options.stragglerRank = 2;
     QVERIFY(writeSynthRun(dir, options).ok);
     m_otherRun = QString::fromStdString(dir.string());
+    // The same run with a truncated extra rank: a comparison run with import issues of its own.
+    QVERIFY(writeSynthRun(broken, options).ok);
+    writeFile(broken / "rank9.pt.trace.json", "{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": ");
+    m_brokenRun = QString::fromStdString(broken.string());
     m_window = std::make_unique<MainWindow>();
     m_window->resize(1280, 800);
     m_window->show();
     QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
 }
 
+void TestViewTransitions::init()
+{
+    // Each test starts with no comparison, default options and nothing selected.
+    w().session()->closeComparison();
+    if (w().session()->htaCompat()) {
+        QSignalSpy changed(&w(), &MainWindow::runChanged);
+        w().session()->setHtaCompat(false);
+        QVERIFY(changed.wait(kUiTimeoutMs));
+    }
+    for (const auto& [view, name, value] : {std::tuple{"kernels", "numKernels", QVariant(10)},
+                                            {"kernels", "durationRatio", QVariant(0.8)},
+                                            {"idle", "consecutiveKernelDelayUs", QVariant(30.0)},
+                                            {"idle", "logBins", QVariant(true)},
+                                            {"temporal", "percent", QVariant(true)},
+                                            {"diff", "device", QVariant(0)},
+                                            {"diff", "shortNames", QVariant(false)},
+                                            {"diff", "allRanksAndSteps", QVariant(false)}})
+        w().session()->setOption(QString::fromLatin1(view), QString::fromLatin1(name), value);
+    w().session()->selection()->clear();
+    if (w().run())
+        QVERIFY(waitIdle(w()));
+}
+
 Table TestViewTransitions::expected(const QString& name) const
 {
+    const auto control = m_window->session()->controlRun(), test = m_window->session()->testRun();
+    if (test && (name == QLatin1String("compare-traces") || name.startsWith(QLatin1String("diff-")))) {
+        // What the Comparison view shows: HTA's defaults, narrowed to a selected rank and step
+        // both runs have.
+        const std::string controlLabel = m_window->session()->label(RunSide::Control).toStdString();
+        const std::string testLabel = m_window->session()->label(RunSide::Test).toStdString();
+        if (name == QLatin1String("compare-traces")) {
+            TraceDiffOptions options;
+            options.htaCompat = control->htaCompat;
+            const int rank = m_window->session()->selection()->rank();
+            if (rank >= 0 && control->findRank(rank) && test->findRank(rank))
+                options.controlRanks = options.testRanks = {rank};
+            const int step = m_window->session()->selection()->step();
+            const auto cs = runSteps(*control), ts = runSteps(*test);
+            if (step >= 0 && std::count(cs.begin(), cs.end(), step) && std::count(ts.begin(), ts.end(), step))
+                options.controlSteps = options.testSteps = {step};
+            return compareTracesTable(compareTraces(*control, *test, options), controlLabel, testLabel);
+        }
+        const DiffSummary summary = diffSummary(*control, *test, {.htaCompat = control->htaCompat});
+        if (name == QLatin1String("diff-temporal"))
+            return diffTemporalTable(summary, controlLabel, testLabel);
+        if (name == QLatin1String("diff-overlap"))
+            return diffOverlapTable(summary, controlLabel, testLabel);
+        return diffKernelsTable(summary, controlLabel, testLabel);
+    }
     const Run& slice = *m_window->session()->slice();
     const bool hta = slice.htaCompat;
     if (name == QLatin1String("temporal"))
@@ -142,8 +200,6 @@ void TestViewTransitions::verifyEveryView()
         for (const TableExport& table : view->tables()) {
             if (table.name == QLatin1String("import-issues") && w().session()->testRun())
                 continue;  // both runs' issues: checked in comparisonSideSwitchReplacesEveryNumber
-            if (view->id() == QLatin1String("diff"))
-                continue;  // two runs: tst_mainwindow checks the comparison view against the CLI's tables
             QVERIFY2(!expected(table.name).columns.empty(), qPrintable(table.name));
             QCOMPARE(csvOf(table.table), csvOf(withLoadOutcome(expected(table.name), *w().run())));
             ++tables;
@@ -255,15 +311,19 @@ void TestViewTransitions::comparisonSideSwitchReplacesEveryNumber()
     verifyEveryView();
     const std::string controlIdle = csvOf(w().view(QStringLiteral("idle"))->tables().front().table);
     QSignalSpy compared(w().session(), &RunSession::comparisonChanged);
-    w().openComparison(m_otherRun);
+    const int computed = w().session()->computedCount();
+    w().openComparison(m_brokenRun);
     QVERIFY(compared.wait(kUiTimeoutMs));
     QVERIFY(waitIdle(w()));
     QCOMPARE(w().session()->shownSide(), RunSide::Control);  // opening a comparison changes nothing shown
+    QCOMPARE(w().session()->computedCount() - computed, 2);   // only the comparison and its summary
     verifyEveryView();
     QCOMPARE(csvOf(w().view(QStringLiteral("idle"))->tables().front().table), controlIdle);
-    // Both runs' import issues, told apart.
+    // Both runs' import issues, told apart: the test run's truncated rank is listed as its own.
     const Table issues = w().view(QStringLiteral("issues"))->tables().value(0).table;
-    QVERIFY(issues.columns.empty() || issues.columns.front() == "run");
+    QCOMPARE(issues.columns.front(), std::string("run"));
+    QVERIFY(!issues.rows.empty());
+    QCOMPARE(std::get<std::string>(issues.rows.front()[0]), w().session()->label(RunSide::Test).toStdString());
 
     w().session()->setShownSide(RunSide::Test);
     verifyEveryView();

@@ -30,6 +30,7 @@ public:
     void setTable(std::shared_ptr<const Table> table, QVector<quint32> rowIds = {});
     void clear() { setTable(nullptr); }
     const Table* table() const { return m_table.get(); }
+    std::shared_ptr<const Table> sharedTable() const { return m_table; }
     void setNameColumn(const QString& column) { m_nameColumn = column; }
     void setColumnKind(const QString& column, ColumnKind kind) { m_kindOverrides.insert(column, kind); }
     // Every column whose name ends with suffix (HTA's "<label>_total_duration" is in µs).

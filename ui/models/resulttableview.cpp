@@ -61,10 +61,47 @@ ResultTableView::ResultTableView(const QString& exportName, QWidget* parent)
     horizontalHeader()->setStretchLastSection(false);
     setContextMenuPolicy(Qt::CustomContextMenu);
     connect(this, &QWidget::customContextMenuRequested, this, &ResultTableView::showContextMenu);
+    connect(selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& current) {
+        if (!m_updating && current.isValid())
+            emit rowPicked(m_proxy->mapToSource(current));
+    });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_widestName = -1;
         QTimer::singleShot(0, this, &ResultTableView::fitColumns);
     });
+}
+
+namespace {
+struct UpdatingGuard {
+    bool& flag;
+    bool previous;
+    explicit UpdatingGuard(bool& f) : flag(f), previous(f) { flag = true; }
+    ~UpdatingGuard() { flag = previous; }
+};
+} // namespace
+
+void ResultTableView::setRankFilter(const QList<int>& ranks)
+{
+    const UpdatingGuard guard(m_updating);
+    m_proxy->setRankFilter(ranks);
+}
+
+void ResultTableView::setSearchText(const QString& text)
+{
+    const UpdatingGuard guard(m_updating);
+    m_proxy->setFilterFixedString(text);
+}
+
+void ResultTableView::setRowFilter(std::function<bool(int sourceRow)> accepts)
+{
+    const UpdatingGuard guard(m_updating);
+    m_proxy->setRowFilter(std::move(accepts));
+}
+
+void ResultTableView::setTable(std::shared_ptr<const Table> table, QVector<quint32> rowIds)
+{
+    const UpdatingGuard guard(m_updating);
+    m_model->setTable(std::move(table), std::move(rowIds));
 }
 
 void ResultTableView::setNameColumn(const QString& column)

@@ -47,9 +47,17 @@ public:
     void setNameColumn(const QString& column);
     // The column that gets the width the others leave, but never less than a readable share.
     void setWideColumn(const QString& column) { m_wideColumn = column; }
+    // Filter changes that must not read as the user picking a row: the proxy moves the current
+    // row when it hides it, which would otherwise pick whatever row it lands on.
+    void setRankFilter(const QList<int>& ranks);
+    void setSearchText(const QString& text);
+    void setRowFilter(std::function<bool(int sourceRow)> accepts);
+    void setTable(std::shared_ptr<const Table> table, QVector<quint32> rowIds = {});
     void fitColumns();
 
 signals:
+    // The user made this row current (click, keys, or setCurrentIndex), in source-model terms.
+    void rowPicked(const QModelIndex& sourceIndex);
     void exported(const QString& path, int rows);
     void exportFailed(const QString& message);
 
@@ -63,6 +71,7 @@ private:
     QString m_exportName;
     QString m_wideColumn;
     int m_widestName = -1;  // pixels the widest name needs; -1 = not measured for this table
+    bool m_updating = false;  // a filter or table change is moving the current row, not the user
     ResultTableModel* m_model;
     ResultFilterProxy* m_proxy;
 };

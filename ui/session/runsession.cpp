@@ -62,17 +62,16 @@ void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
 
 void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
 {
-    const bool reopened = m_sides[1].run && run && path == m_sides[1].path;
     m_sides[1].run = std::move(run);
     m_sides[1].path = path;
     m_sides[1].generation = ++m_nextGeneration;
     m_sides[1].stepSlices.clear();
     dropStaleResults();
-    emit comparisonChanged();
+    // Views of the test run move first (to the new test run, or back to the control when the
+    // comparison closes), so whoever listens to comparisonChanged sees a consistent session.
     if (m_shown == RunSide::Test)
-        showRun(m_sides[1].run ? RunSide::Test : RunSide::Control, reopened || m_sides[1].run);
-    else
-        emit sliceChanged();  // comparison views refresh; single-run views find their cache
+        showRun(m_sides[1].run ? RunSide::Test : RunSide::Control, true);
+    emit comparisonChanged();  // single-run views of the control run have nothing to redo
 }
 
 void RunSession::dropStaleResults()
@@ -177,18 +176,23 @@ void RunSession::applyStep()
     setSlice(nullptr);
     const quint64 generation = side.generation;
     const RunSide sideIndex = m_shown;
+    const QString cut = QStringLiteral("%1|%2").arg(generation).arg(step);
+    if (m_cutting.contains(cut))
+        return;  // already being cut (N -> M -> N): that cut shows it when done
+    m_cutting.insert(cut);
     auto* watcher = new QFutureWatcher<std::shared_ptr<const Run>>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, sideIndex, step] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation, sideIndex, step, cut] {
         watcher->deleteLater();
+        m_cutting.remove(cut);
         Side& s = m_sides[int(sideIndex)];
-        if (generation != s.generation)
-            return;
-        std::shared_ptr<const Run> slice = watcher->result();
-        s.stepSlices.insert(step, slice);
-        if (m_shown != sideIndex || m_selection->step() != step)
-            return;
-        m_slicing = false;
-        setSlice(std::move(slice));
+        if (generation == s.generation) {
+            std::shared_ptr<const Run> slice = watcher->result();
+            s.stepSlices.insert(step, slice);
+            if (m_shown == sideIndex && m_selection->step() == step) {
+                m_slicing = false;
+                setSlice(std::move(slice));
+            }
+        }
         if (!isBusy())
             emit idle();
     });

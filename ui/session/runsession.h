@@ -102,7 +102,7 @@ public:
     // resultReady(key) follows when it is there. A comparison request without a test run stays null.
     AnyResult request(const AnalysisRequest& request);
     AnyResult cached(const QString& key) const;
-    bool isBusy() const { return !m_inFlight.isEmpty() || m_slicing; }
+    bool isBusy() const { return !m_inFlight.isEmpty() || m_slicing || !m_cutting.isEmpty(); }
     int computedCount() const { return m_computed; }  // analyses run since start (tests, stats)
 
 signals:
@@ -141,6 +141,7 @@ private:
     int m_computed = 0;
     QHash<QString, AnyResult> m_results;  // "<side generation>|step=N|key" or "cmp|<gen>|<gen>|key"
     QSet<QString> m_inFlight;
+    QSet<QString> m_cutting;  // step slices being cut: "<side generation>|<step>"
     QHash<QString, QVariant> m_options;  // "view/name"
 };
 

@@ -447,6 +447,7 @@ void MainWindow::setRun(std::shared_ptr<const Run> run, const QString& path)
 {
     m_progress->hide();
     m_session->setRun(run, path);
+    updateComparison();  // the run shown is the control again; the Show box must say so
     updateSelectors();
     showSelectedRanks();
     updateTitle();

@@ -17,6 +17,10 @@ AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* p
     : QWidget(parent), m_spec(spec), m_session(session)
 {
     connect(session, &RunSession::sliceChanged, this, &AnalysisView::refresh);
+    connect(session, &RunSession::comparisonChanged, this, [this] {
+        if (m_spec.follows & Follows::Comparison)
+            refresh();
+    });
     connect(session, &RunSession::optionsChanged, this, [this](const QString& view) {
         if (view == id())
             refresh();
@@ -49,7 +53,9 @@ bool AnalysisView::isCurrent() const
 
 QList<TableExport> AnalysisView::tables() const
 {
-    if (!isCurrent())
+    // A message on screen ("No run loaded", "No usable rank") has no table behind it, whatever
+    // the view presented before.
+    if (!isCurrent() || (!m_presentedResult && !hasTablesWithoutResult()))
         return {};
     // As the CLI writes them: partial ranks marked, failed files and skipped files in the notes.
     QList<TableExport> tables = currentTables();
@@ -65,6 +71,7 @@ void AnalysisView::addTableView(ResultTableView* table) { m_tableViews.push_back
 void AnalysisView::refresh()
 {
     m_current = false;
+    m_presentedResult = false;
     m_waitingFor.clear();
     const auto run = m_session->run();
     if (!run) {
@@ -105,6 +112,7 @@ void AnalysisView::tryPresent()
     m_showingComputing = false;
     present(results);
     m_current = true;
+    m_presentedResult = true;
     m_presentedGeneration = m_session->sliceGeneration();
     emit presented();
 }
@@ -123,7 +131,7 @@ void AnalysisView::showMessage(const QString& message)
     for (ChartView* chart : std::as_const(m_charts))
         chart->showOnlyMessage(message);
     for (ResultTableView* table : std::as_const(m_tableViews))
-        table->resultModel()->clear();
+        table->setTable(nullptr);
 }
 
 void AnalysisView::clickRank(int rank)

@@ -81,6 +81,9 @@ protected:
     // A selection change this view does not recompute for: re-highlight only.
     virtual void highlightSelection() {}
     virtual QList<TableExport> currentTables() const { return {}; }
+    // Whether currentTables() has something to export while a message is on screen (import
+    // issues say why a run has no usable rank).
+    virtual bool hasTablesWithoutResult() const { return false; }
 
     void addChart(ChartView* chart);
     void addTableView(ResultTableView* table);
@@ -113,6 +116,7 @@ private:
     QStringList m_waitingFor;
     bool m_current = false;
     bool m_showingComputing = false;
+    bool m_presentedResult = false;  // present() ran for the current state, not only a message
     quint64 m_presentedGeneration = 0;
 };
 

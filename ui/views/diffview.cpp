@@ -102,9 +102,9 @@ public:
         connect(m_device, &QComboBox::activated, this, [this] { setOption(kDevice, m_device->currentData()); });
         connect(m_shortNames, &QCheckBox::toggled, this, [this](bool on) { setOption(kShortNames, on); });
         connect(m_allRanksSteps, &QCheckBox::toggled, this, [this](bool on) { setOption(kAllRanksSteps, on); });
-        connect(m_search, &QLineEdit::textChanged, m_ops->proxy(), &QSortFilterProxyModel::setFilterFixedString);
+        connect(m_search, &QLineEdit::textChanged, m_ops, &ResultTableView::setSearchText);
         connect(m_changes, &QComboBox::activated, this, &DiffView::applyChangeFilter);
-        connect(m_ops->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+        connect(m_ops, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             // The op's name in the run the other views show: its own string id there, if it ran.
             const QString name = index.siblingAtColumn(0).data(kFilterRole).toString();
             const auto shown = this->session()->run();
@@ -119,7 +119,8 @@ protected:
     TraceDiffOptions diffOptions() const
     {
         TraceDiffOptions o;
-        o.htaCompat = session()->htaCompat();
+        // The runs' own mode: during a reload the session's switch is ahead of them.
+        o.htaCompat = session()->controlRun() && session()->controlRun()->htaCompat;
         o.device = DiffDevice(int(numberOption(kDevice, int(DiffDevice::All))));
         o.shortNames = boolOption(kShortNames, false);
         o.allRanks = o.allSteps = boolOption(kAllRanksSteps, false);
@@ -159,11 +160,14 @@ protected:
         if (!session()->testRun())
             return {};
         const TraceDiffOptions o = diffOptions();
-        const bool hta = o.htaCompat;
         return {comparisonRequest<TraceComparison>(comparisonKey(),
-                                                   [o](const Run& control, const Run& test) { return compareTraces(control, test, o); }),
-                comparisonRequest<DiffSummary>(kSummaryKey, [hta](const Run& control, const Run& test) {
-                    return diffSummary(control, test, {.htaCompat = hta});
+                                                   [o](const Run& control, const Run& test) {
+                                                       TraceDiffOptions options = o;
+                                                       options.htaCompat = control.htaCompat;
+                                                       return compareTraces(control, test, options);
+                                                   }),
+                comparisonRequest<DiffSummary>(kSummaryKey, [](const Run& control, const Run& test) {
+                    return diffSummary(control, test, {.htaCompat = control.htaCompat});
                 })};
     }
 
@@ -179,10 +183,11 @@ protected:
         const QString control = session()->label(RunSide::Control), test = session()->label(RunSide::Test);
         drawBars(*m_chart, opChangeBars(*m_comparison, control, test, 10));
         m_ops->setWideColumn(m_comparison->shortNames ? QStringLiteral("short_name") : QStringLiteral("name"));
-        m_ops->resultModel()->setTable(std::make_shared<Table>(compareTracesTable(*m_comparison, control.toStdString(), test.toStdString())));
-        m_temporal->resultModel()->setTable(std::make_shared<Table>(diffTemporalTable(*m_summary, control.toStdString(), test.toStdString())));
-        m_overlap->resultModel()->setTable(std::make_shared<Table>(diffOverlapTable(*m_summary, control.toStdString(), test.toStdString())));
-        m_kernels->resultModel()->setTable(std::make_shared<Table>(diffKernelsTable(*m_summary, control.toStdString(), test.toStdString())));
+        m_ops->setRowFilter({});  // it reads the table being replaced
+        m_ops->setTable(std::make_shared<Table>(compareTracesTable(*m_comparison, control.toStdString(), test.toStdString())));
+        m_temporal->setTable(std::make_shared<Table>(diffTemporalTable(*m_summary, control.toStdString(), test.toStdString())));
+        m_overlap->setTable(std::make_shared<Table>(diffOverlapTable(*m_summary, control.toStdString(), test.toStdString())));
+        m_kernels->setTable(std::make_shared<Table>(diffKernelsTable(*m_summary, control.toStdString(), test.toStdString())));
         applyChangeFilter();
         m_caption->setText(captionText());
         m_caption->setToolTip(captionText());
@@ -190,6 +195,7 @@ protected:
 
     void showMessage(const QString& message) override
     {
+        m_ops->setRowFilter({});
         AnalysisView::showMessage(message);
         m_comparison.reset();
         m_summary.reset();
@@ -242,13 +248,14 @@ private:
     void applyChangeFilter()
     {
         const auto filter = ChangeFilter(m_changes->currentIndex());
-        const Table* table = m_ops->resultModel()->table();
+        // The filter shares the table it reads, so a later table cannot leave it dangling.
+        const std::shared_ptr<const Table> table = m_ops->resultModel()->sharedTable();
         if (filter == ChangeFilter::All || !table || table->columns.size() < 7) {
-            m_ops->proxy()->setRowFilter({});
+            m_ops->setRowFilter({});
             return;
         }
         // Columns 1-4: control count and time, test count and time (HTA's layout).
-        m_ops->proxy()->setRowFilter([table, filter](int row) {
+        m_ops->setRowFilter([table, filter](int row) {
             const auto value = [&](size_t column) {
                 const Cell& cell = table->rows[size_t(row)][column];
                 if (const auto* d = std::get_if<double>(&cell))
@@ -290,7 +297,7 @@ ViewSpec diffViewSpec()
     return {.id = QStringLiteral("diff"),
             .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Comparison"),
             .dockObjectName = "comparisonDock",
-            .follows = Follows::Ranks,
+            .follows = Follows::Ranks | Follows::Comparison,
             .create = createView<DiffView>(),
             .area = Qt::RightDockWidgetArea,
             .tabWith = QStringLiteral("kernels"),

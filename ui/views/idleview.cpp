@@ -138,6 +138,8 @@ protected:
     void showMessage(const QString& message) override
     {
         AnalysisView::showMessage(message);
+        m_idle.reset();
+        m_bins.reset();
         m_rankLabel->setText(message.size() < 40 ? message : QString());
     }
 

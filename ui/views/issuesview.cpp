@@ -71,10 +71,12 @@ private:
                 table.rows.push_back(std::move(row));
             }
         }
-        m_table->resultModel()->setTable(std::make_shared<Table>(std::move(table)));
+        m_table->setTable(std::make_shared<Table>(std::move(table)));
     }
 
 protected:
+
+    bool hasTablesWithoutResult() const override { return true; }
 
     QList<TableExport> currentTables() const override
     {
@@ -95,6 +97,7 @@ ViewSpec issuesViewSpec()
     return {.id = QStringLiteral("issues"),
             .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Import issues"),
             .dockObjectName = "issuesDock",
+            .follows = Follows::Comparison,
             .create = createView<IssuesView>(),
             .area = Qt::LeftDockWidgetArea,
             .tabWith = QStringLiteral("overview"),

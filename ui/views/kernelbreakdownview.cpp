@@ -92,9 +92,9 @@ public:
         connect(m_ratio, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRatio, m_ratio->value()); });
         connect(m_count, &QSpinBox::editingFinished, this, [this] { setOption(kCount, m_count->value()); });
         connect(m_memory, &QCheckBox::toggled, this, [this](bool on) { setOption(kMemory, on); });
-        connect(m_search, &QLineEdit::textChanged, m_table->proxy(), &QSortFilterProxyModel::setFilterFixedString);
+        connect(m_search, &QLineEdit::textChanged, m_table, &ResultTableView::setSearchText);
         connect(m_rankOnly, &QCheckBox::toggled, this, &KernelBreakdownView::highlightSelection);
-        connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+        connect(m_table, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             const quint32 id = index.data(kIdRole).toUInt();
             if (id != 0)  // "others" rows stand for many kernels
                 pickKernel(id, index.siblingAtColumn(0).data(kFilterRole).toString());
@@ -149,13 +149,19 @@ protected:
             table->rows[r].emplace_back(std::in_place_type<int64_t>, m_result->kernels[r].count);
             ids.push_back(m_result->kernels[r].name.value);
         }
-        m_table->resultModel()->setTable(std::move(table), ids);
+        m_table->setTable(std::move(table), ids);
         highlightSelection();
     }
 
     void highlightSelection() override
     {
-        m_table->proxy()->setRankFilter(m_rankOnly->isChecked() ? selection()->ranks() : QList<int>{});
+        m_table->setRankFilter(m_rankOnly->isChecked() ? selection()->ranks() : QList<int>{});
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_result.reset();
     }
 
     QList<TableExport> currentTables() const override

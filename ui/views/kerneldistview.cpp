@@ -57,8 +57,9 @@ public:
         layout->setContentsMargins(4, 4, 4, 4);
         layout->addWidget(splitter);
         addChart(m_chart);
-        connect(m_list->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
-            if (index.isValid() && index.data(kIdRole).toUInt() != shownKernel())
+        addTableView(m_list);  // a message clears it: no other run's kernels to click
+        connect(m_list, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            if (index.data(kIdRole).toUInt() != shownKernel())
                 pickKernel(index.data(kIdRole).toUInt(), index.siblingAtColumn(0).data(kFilterRole).toString());
         });
         connect(m_chart, &ChartView::idClicked, this, &KernelDistView::clickRank);
@@ -97,7 +98,7 @@ protected:
         const auto top = results.share<KernelDistributions>(kTopKey);
         if (top != m_top) {
             m_top = top;
-            m_list->resultModel()->setTable(std::make_shared<Table>(imbalanceTable(*top)), kernelIds(*top));
+            m_list->setTable(std::make_shared<Table>(imbalanceTable(*top)), kernelIds(*top));
             m_list->sortByColumn(m_list->resultModel()->columnOf(QStringLiteral("spread")), Qt::DescendingOrder);
         }
         const int ranks = int(slice().ranks.size());

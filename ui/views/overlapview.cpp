@@ -47,6 +47,12 @@ protected:
 
     void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
 
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_result.reset();
+    }
+
     QList<TableExport> currentTables() const override { return {{QStringLiteral("overlap"), overlapTable(*m_result)}}; }
 
 private:

@@ -64,7 +64,7 @@ protected:
     void present(const ResultSet& results) override
     {
         showSummary(results.get<RunSummary>(kSummaryKey));
-        m_table->resultModel()->setTable(std::make_shared<Table>(temporalTable(results.get<TemporalBreakdown>(QStringLiteral("temporal")))));
+        m_table->setTable(std::make_shared<Table>(temporalTable(results.get<TemporalBreakdown>(QStringLiteral("temporal")))));
     }
 
     void showMessage(const QString& message) override
