@@ -167,6 +167,9 @@ EventBatchParser::~EventBatchParser() = default;
 
 bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
 {
+    // Counter events (ph C) and CUPTI range-profiler kernels: every numeric arg is a counter value,
+    // whatever its name ("smsp__...", "dram__..." would otherwise meet the known keys' cases).
+    const bool counterArgs = ev.ph == 'C' || (ev.hasCat && ev.cat == "cuda_profiler_range");
     for (auto fieldResult : args) {
         ondemand::field field;
         if (std::move(fieldResult).get(field))
@@ -174,6 +177,14 @@ bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
         const char* key = field.key().raw();
         ondemand::value value = field.value();
         int64_t n = 0;
+        if (counterArgs) {
+            double d;
+            if (readDouble(value, d)) {
+                const char* quote = std::strchr(key, '"');
+                ev.numericArgs.emplace_back(std::string_view(key, quote ? static_cast<size_t>(quote - key) : 0), d);
+            }
+            continue;
+        }
         switch (key[0]) {
         case 's':
             if (keyIs(key, "stream")) {
@@ -302,16 +313,6 @@ bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
             continue;
         default:
             break;
-        }
-        // Unknown numeric args matter only for counters (ph C, cuda_profiler_range).
-        if (ev.ph == 'C' || (ev.hasCat && ev.cat == "cuda_profiler_range")) {
-            std::string_view unescaped;
-            double d;
-            if (readDouble(value, d)) {
-                const char* quote = std::strchr(key, '"');
-                unescaped = std::string_view(key, quote ? static_cast<size_t>(quote - key) : 0);
-                ev.numericArgs.emplace_back(unescaped, d);
-            }
         }
     }
     return true;
@@ -534,6 +535,8 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
 
     const EventIndex row = m_builder.appendEvent(
         {tsNs, durNs, name, category, thread, ev.stream, ev.correlation, ev.externalId, phase, kind});
+    if (trace.eventsRead == 1)
+        trace.firstElementKept = true;
     EventTable& t = trace.events;
 
     if (ev.hasMemory) {

@@ -126,7 +126,9 @@ struct EventTable {
     Column<Phase> phase;
     Column<EventKind> kind;
     Column<uint8_t> depth;          // nesting depth on its thread (0 = top level), saturates at 255
-    Column<uint32_t> fileIndex;     // position in the file; only while loading (see streamsInFileOrder)
+    // Position in the file. Kept after loading only in HTA's mode (LoadOptions::htaCompat), where
+    // HTA's row order (its DataFrame keeps the file's) decides the order of ties; else empty.
+    Column<uint32_t> fileIndex;
 
     std::vector<MemoryArgs> memoryArgs;
     std::vector<CollectiveArgs> collectiveArgs;

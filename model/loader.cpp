@@ -252,7 +252,8 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
         RankTrace& r = run.ranks[k];
         if (trim && !r.trimmedToCompleteSteps)
             r.eventsTrimmed = trimToCompleteSteps(r, run.strings, options.includeLastStep);
-        Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
+        if (!options.htaCompat)
+            Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
     });
 }
 

@@ -2,6 +2,8 @@
 
 #include "rankbuilder.h"
 
+#include <algorithm>
+
 namespace kscope {
 
 std::shared_ptr<Run> sliceRunToStep(const Run& run, int step)
@@ -22,6 +24,12 @@ std::shared_ptr<Run> sliceRunToStep(const Run& run, int step)
             keep[i] = rank.events.step[i] == step;
         RankTrace copy = rank;
         keepRows(copy, keep);
+        // Rows with file positions (HTA's mode) make keepRows recount the streams' order from what
+        // is left; a step keeps the run's order, minus the streams it has no work on.
+        copy.streamsInFileOrder = rank.streamsInFileOrder;
+        std::erase_if(copy.streamsInFileOrder, [&copy](int32_t stream) {
+            return std::find(copy.events.stream.begin(), copy.events.stream.end(), stream) == copy.events.stream.end();
+        });
         slice->ranks.push_back(std::move(copy));
     }
     return slice;

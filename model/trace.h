@@ -71,6 +71,13 @@ struct RankTrace {
     uint64_t compressedBytes = 0;
     uint64_t uncompressedBytes = 0;
     bool gzip = false;  // byte offsets of its bad events count bytes of the inflated stream
+    // Offset in the inflated stream of the ']' that closes traceEvents (0 = not seen): where a
+    // writer can append events to a copy of the file without parsing it again.
+    uint64_t traceEventsEndOffset = 0;
+    // The first element of traceEvents is an event of the table (fileIndex 0). HTA numbers events
+    // by their position in traceEvents, and its index_correlation = 0 ("partner missing") cannot
+    // tell a partner at position 0 from none: its queue length leaves that launch out.
+    bool firstElementKept = false;
     TraceMetadata metadata;
     DeviceType deviceType = DeviceType::Unknown;
     EventTable events;

@@ -257,8 +257,10 @@ std::optional<LoadError> TraceParser::parseEvents()
         if (!elements.empty())
             m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
         m_pos = split.resume;
-        if (split.closed)
+        if (split.closed) {
+            m_builder.trace.traceEventsEndOffset = m_base + m_pos - 1;
             return std::nullopt;
+        }
         if (split.irregular) {
             // Not an object: skip whitespace/commas, then take one value with the byte scanner.
             while (m_pos < m_len && (jsonscan::isSpace(m_buf[m_pos]) || m_buf[m_pos] == ','))
@@ -269,6 +271,7 @@ std::optional<LoadError> TraceParser::parseEvents()
                     return endOfInput("inside \"traceEvents\"");
             if (end == jsonscan::kMalformed) {
                 if (m_buf[m_pos] == ']') {
+                    m_builder.trace.traceEventsEndOffset = m_base + m_pos;
                     ++m_pos;
                     return std::nullopt;
                 }

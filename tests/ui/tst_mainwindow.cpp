@@ -62,6 +62,7 @@ private slots:
     void partialRankIsHatched();
     void cpuOnlyAndOneRankRunsSayWhy();
     void comparisonViewShowsBothRuns();
+    void launchAndQueueViewsFollowTheRank();
     void smallWindowKeepsNamesReadable();
     void cleanupTestCase();
 
@@ -454,12 +455,36 @@ void TestMainWindow::comparisonViewShowsBothRuns()
     QVERIFY(diff->tables().isEmpty());
 }
 
+void TestMainWindow::launchAndQueueViewsFollowTheRank()
+{
+    w().dock(QStringLiteral("launches"))->raise();
+    w().dock(QStringLiteral("queue"))->raise();
+    w().session()->selection()->setRank(2);
+    QVERIFY(waitIdle(w()));
+    AnalysisView* launches = w().view(QStringLiteral("launches"));
+    QCOMPARE(launches->tables().front().name, QStringLiteral("launch-stats-rank2"));
+    QVERIFY(launches->tables().front().table.rows.size() > 0);
+    // The three histograms of HTA's launch views, drawn or saying why not.
+    for (ChartView* chart : launches->charts())
+        QVERIFY2(chart->plottableCount() > 0 || !chart->message().isEmpty(), qPrintable(chart->exportName()));
+    QVERIFY(launches->charts().front()->plottableCount() > 0);  // the sample has short kernels
+    // Queue length: one step line per stream of rank 2; bandwidth per copy kind.
+    AnalysisView* queue = w().view(QStringLiteral("queue"));
+    const RankTrace* rank = w().run()->findRank(2);
+    QVERIFY(rank);
+    QCOMPARE(queue->charts().front()->graphCount(), int(rank->streamsInFileOrder.size()));
+    QVERIFY(queue->charts().at(1)->graphCount() >= 1);
+    QVERIFY(queue->charts().front()->title().contains(QStringLiteral("rank 2")));
+    screenshot(&w(), "launches-and-queue");
+}
+
 void TestMainWindow::smallWindowKeepsNamesReadable()
 {
     w().dock(QStringLiteral("overview"))->raise();
     w().resize(1024, 700);
     QCoreApplication::processEvents();
     QCOMPARE(w().width(), 1024);  // no view's minimum forces the window wider
+    QCOMPARE(w().height(), 700);  // or taller
     ResultTableView* table = kernelsTable();
     table->fitColumns();
     const int name = table->resultModel()->columnOf(QStringLiteral("name"));

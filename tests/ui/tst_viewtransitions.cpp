@@ -11,6 +11,10 @@
 #include "analysis/resulttables.h"
 #include "analysis/temporalbreakdown.h"
 #include "analysis/difftables.h"
+#include "analysis/launchstats.h"
+#include "analysis/launchtables.h"
+#include "analysis/memorybandwidth.h"
+#include "analysis/queuelength.h"
 #include "analysis/tracediff.h"
 #include "model/synth/synthrun.h"
 #include "model/trace.h"
@@ -185,6 +189,25 @@ Table TestViewTransitions::expected(const QString& name) const
             m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
         return idleHistogram(slice, options).error.empty() ? idleHistogramTable(idleHistogram(slice, options)) : Table{};
     }
+    if (name.startsWith(QLatin1String("launch-"))) {
+        LaunchStatsOptions options;
+        options.htaCompat = hta;
+        options.ranks = {rankNumber(name)};
+        const LaunchStats result = kernelLaunchStats(slice, options);
+        if (name.startsWith(QLatin1String("launch-stats")))
+            return launchStatsTable(slice, result);
+        if (name.startsWith(QLatin1String("launch-histograms")))
+            return launchHistogramTable(result);
+        if (name.startsWith(QLatin1String("launch-outliers")))
+            return launchOutliersTable(slice, result);
+        return launchApisTable(slice, result);
+    }
+    if (name.startsWith(QLatin1String("queue-"))) {
+        const QueueLength result = queueLength(slice, {.htaCompat = hta, .ranks = {rankNumber(name)}});
+        return name.startsWith(QLatin1String("queue-blocked")) ? queueBlockedTable(result) : queueSummaryTable(result);
+    }
+    if (name.startsWith(QLatin1String("memory-bw-")))
+        return memoryBwSummaryTable(memoryBandwidth(slice, {.htaCompat = hta, .ranks = {rankNumber(name)}}));
     if (name == QLatin1String("import-issues") && !m_window->session()->testRun())
         return importIssuesTable(*m_window->run());
     return {};
@@ -216,15 +239,17 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: seven analyses, not eight.
+    // Overview and Temporal breakdown show one temporal result: ten analyses for eleven requests
+    // (summary, temporal twice, kernels, kernel distribution, idle and its histogram, overlap,
+    // launches, queue length, bandwidth).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 7);
+    QCOMPARE(w().session()->computedCount() - computed, 10);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 7);
+    QCOMPARE(w().session()->computedCount() - computed, 10);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

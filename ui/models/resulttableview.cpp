@@ -48,6 +48,7 @@ ResultTableView::ResultTableView(const QString& exportName, QWidget* parent)
     m_proxy->setSourceModel(m_model);
     setModel(m_proxy);
     setSortingEnabled(true);
+    setMinimumHeight(64);  // a header and two rows: stacked docks must fit small screens
     setSelectionBehavior(QAbstractItemView::SelectRows);
     setSelectionMode(QAbstractItemView::SingleSelection);
     setAlternatingRowColors(true);

@@ -13,7 +13,7 @@ namespace kscope {
 
 ChartView::ChartView(const QString& exportName, QWidget* parent) : QCustomPlot(parent), m_exportName(exportName)
 {
-    setMinimumSize(240, 180);
+    setMinimumSize(200, 140);  // docks stack two or three charts; 1024x700 must still fit
     setFocusPolicy(Qt::ClickFocus);  // so File > Export Chart knows which chart was last used
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setMouseTracking(true);

@@ -26,5 +26,7 @@ QColor boxFill();
 QColor diffControl();
 QColor diffTest();
 QColor diffChange();
+// The n-th of several lines (streams, copy kinds): distinct hues, cycling.
+QColor series(int n);
 
 } // namespace kscope::palette

@@ -380,6 +380,8 @@ void MainWindow::setTestRun(std::shared_ptr<const Run> run, const QString& path)
 void MainWindow::updateComparison()
 {
     const bool comparing = m_session->testRun() != nullptr;
+    if (!comparing && m_closeComparison->isEnabled())
+        showStatus(tr("Comparison closed"));
     m_closeComparison->setEnabled(comparing);
     m_sideBox->clear();
     if (comparing) {

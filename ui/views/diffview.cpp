@@ -22,7 +22,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QSplitter>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -66,7 +65,7 @@ public:
         m_kernels->setNameColumn(QStringLiteral("name"));
         m_ops->proxy()->setFilterKeyColumn(0);
         m_ops->resultModel()->setColumnKindForSuffix(QStringLiteral("_duration"), ResultTableModel::ColumnKind::Micros);
-        m_chart->setMinimumHeight(240);  // ten labelled groups of three bars
+        m_chart->setMinimumHeight(140);  // eight labelled groups of three bars
 
         auto* options = new QHBoxLayout;
         options->addWidget(m_device);
@@ -80,21 +79,18 @@ public:
         opsLayout->setContentsMargins(0, 0, 0, 0);
         opsLayout->addLayout(filters);
         opsLayout->addWidget(m_ops, 1);
+        // Tabs rather than a split: in a dock the bars and a table each need the whole height.
         auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_chart, tr("Largest changes"));
         tabs->addTab(opsBox, tr("Ops"));
         tabs->addTab(m_temporal, tr("Per rank"));
         tabs->addTab(m_overlap, tr("Overlap"));
         tabs->addTab(m_kernels, tr("Kernels per rank"));
-        auto* splitter = new QSplitter(Qt::Vertical, this);
-        splitter->addWidget(m_chart);
-        splitter->addWidget(tabs);
-        splitter->setStretchFactor(0, 2);
-        splitter->setStretchFactor(1, 3);
         auto* layout = new QVBoxLayout(this);
         layout->setContentsMargins(4, 4, 4, 4);
         options->insertWidget(0, m_caption, 1);
         layout->addLayout(options);
-        layout->addWidget(splitter, 1);
+        layout->addWidget(tabs, 1);
         addChart(m_chart);
         for (ResultTableView* table : {m_ops, m_temporal, m_overlap, m_kernels})
             addTableView(table);
@@ -181,7 +177,7 @@ protected:
         m_comparison = results.share<TraceComparison>(comparisonKey());
         m_summary = results.share<DiffSummary>(kSummaryKey);
         const QString control = session()->label(RunSide::Control), test = session()->label(RunSide::Test);
-        drawBars(*m_chart, opChangeBars(*m_comparison, control, test, 10));
+        drawBars(*m_chart, opChangeBars(*m_comparison, control, test, 8));
         m_ops->setWideColumn(m_comparison->shortNames ? QStringLiteral("short_name") : QStringLiteral("name"));
         m_ops->setRowFilter({});  // it reads the table being replaced
         m_ops->setTable(std::make_shared<Table>(compareTracesTable(*m_comparison, control.toStdString(), test.toStdString())));
@@ -299,8 +295,8 @@ ViewSpec diffViewSpec()
             .dockObjectName = "comparisonDock",
             .follows = Follows::Ranks | Follows::Comparison,
             .create = createView<DiffView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("kernels"),
+            .area = Qt::LeftDockWidgetArea,
+            .tabWith = QStringLiteral("temporal"),
             .raised = false};
 }
 

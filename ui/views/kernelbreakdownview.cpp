@@ -52,7 +52,7 @@ public:
         m_count->setToolTip(tr("At most this many kernels per rank and type before folding (HTA: %1)").arg(defaults.numKernels));
         m_memory->setChecked(options().includeMemoryKernels);
         m_memory->setToolTip(tr("Include memcpy and memset in the breakdown"));
-        m_chart->setMinimumHeight(185);  // room for the type labels; the table takes the rest
+        m_chart->setMinimumHeight(150);  // room for the type labels; the table takes the rest
         m_search->setPlaceholderText(tr("Search kernels…"));
         m_search->setMinimumWidth(120);
         m_search->setClearButtonEnabled(true);

@@ -11,7 +11,9 @@ namespace kscope {
     X(idleViewSpec) \
     X(overlapViewSpec) \
     X(issuesViewSpec) \
-    X(diffViewSpec)
+    X(diffViewSpec) \
+    X(launchViewSpec) \
+    X(queueViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

@@ -1,0 +1,321 @@
+#include "countertrace.h"
+
+#include "gpuactivity.h"
+#include "memorybandwidth.h"
+#include "queuelength.h"
+
+#include "model/inflatereader.h"
+#include "model/streamfile.h"
+
+#include <algorithm>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <chrono>
+#include <cmath>
+#include <thread>
+
+namespace kscope {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr size_t kCopyChunk = 4u << 20;
+
+bool selected(const std::vector<int>& ranks, int rank)
+{
+    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+}
+
+void appendMicros(std::string& out, int64_t ns)
+{
+    const bool negative = ns < 0;
+    const uint64_t magnitude = negative ? static_cast<uint64_t>(-(ns + 1)) + 1 : static_cast<uint64_t>(ns);
+    if (negative)
+        out += '-';
+    out += std::to_string(magnitude / 1000);
+    if (uint64_t frac = magnitude % 1000) {
+        char digits[4] = {static_cast<char>('0' + frac / 100), static_cast<char>('0' + frac / 10 % 10),
+                          static_cast<char>('0' + frac % 10), 0};
+        std::string_view text(digits, 3);
+        while (text.back() == '0')
+            text.remove_suffix(1);
+        out += '.';
+        out += text;
+    }
+}
+
+void appendNumber(std::string& out, double value)
+{
+    if (!std::isfinite(value))
+        value = 0.0;
+    char buffer[32];
+    const auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value);
+    std::string_view text(buffer, static_cast<size_t>(end - buffer));
+    out += text;
+    // Python writes floats with a point ("0.0", "2.0"); to_chars writes "0" and "2".
+    if (text.find_first_of(".en") == std::string_view::npos)
+        out += ".0";
+}
+
+void appendJsonString(std::string& out, std::string_view text)
+{
+    out += '"';
+    for (char c : text) {
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char escaped[8];
+            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
+            out += escaped;
+        } else {
+            out += c;
+        }
+    }
+    out += '"';
+}
+
+void appendPid(std::string& out, const Run& run, const RankTrace& rank, ThreadIndex thread)
+{
+    if (thread >= rank.threads.size()) {
+        out += '0';
+        return;
+    }
+    const ThreadKey& key = rank.threads[thread];
+    if (key.pidName)
+        appendJsonString(out, run.str(key.pidName));
+    else
+        out += std::to_string(key.pid);
+}
+
+// Copies [from, to) of the reader's stream to the writer; tracks the last byte that is not
+// whitespace (to know whether the array had elements). False on a read or write failure.
+bool copyStream(InflateReader& reader, StreamFileWriter& writer, std::string& buffer, uint64_t& position,
+                uint64_t to, char& lastSolid, std::string& error)
+{
+    while (position < to) {
+        const size_t want = static_cast<size_t>(std::min<uint64_t>(kCopyChunk, to - position));
+        buffer.resize(want);
+        size_t got = 0;
+        while (got < want) {
+            const size_t n = reader.read(buffer.data() + got, want - got);
+            if (n == 0)
+                break;
+            got += n;
+        }
+        if (got == 0) {
+            error = reader.failed() ? reader.error() : "the file is shorter than when it was loaded";
+            return false;
+        }
+        for (size_t k = got; k-- > 0;)
+            if (buffer[k] != ' ' && buffer[k] != '\n' && buffer[k] != '\r' && buffer[k] != '\t') {
+                lastSolid = buffer[k];
+                break;
+            }
+        if (std::string e = writer.write({buffer.data(), got}); !e.empty()) {
+            error = e;
+            return false;
+        }
+        position += got;
+    }
+    return true;
+}
+
+void writeOne(const Run& run, const RankTrace& rank, const QueueLength* queue, const MemoryBandwidth* bandwidth,
+              const CounterTraceOptions& options, CounterTraceFile& file)
+{
+    if (rank.traceEventsEndOffset == 0) {
+        file.error = "the end of its traceEvents was not seen when loading (a partial rank?): nothing written";
+        return;
+    }
+    std::error_code ec;
+    if (fs::exists(file.output, ec) && fs::equivalent(file.input, file.output, ec)) {
+        file.error = "the output would replace the input: choose another --out folder or suffix";
+        return;
+    }
+    InflateReader reader;
+    if (!reader.open(file.input)) {
+        file.error = reader.error();
+        return;
+    }
+    StreamFileWriter writer;
+    if (std::string e = writer.open(file.output, reader.isGzip(), options.gzipLevel); !e.empty()) {
+        file.error = file.output.string() + ": " + e;
+        return;
+    }
+    std::string buffer;
+    uint64_t position = 0;
+    char lastSolid = 0;
+    if (!copyStream(reader, writer, buffer, position, rank.traceEventsEndOffset, lastSolid, file.error))
+        return;
+    // The next byte must be the ']' the loader saw.
+    char close = 0;
+    if (reader.read(&close, 1) != 1 || close != ']') {
+        file.error = "the file changed since it was loaded (no ']' where traceEvents ended)";
+        return;
+    }
+    ++position;
+    std::string events;
+    bool first = lastSolid == '[';
+    std::string writeError;
+    file.counterEvents = forEachCounterEvent(run, rank, queue, bandwidth, [&](std::string_view event) {
+        events += first ? "\n  " : ",\n  ";
+        first = false;
+        events += event;
+        if (events.size() >= kCopyChunk && writeError.empty()) {
+            writeError = writer.write(events);
+            events.clear();
+        }
+    });
+    events += "\n]";
+    if (writeError.empty())
+        writeError = writer.write(events);
+    if (!writeError.empty()) {
+        file.error = writeError;
+        return;
+    }
+    // The rest of the file as it is (the top-level keys after traceEvents).
+    for (;;) {
+        buffer.resize(kCopyChunk);
+        const size_t got = reader.read(buffer.data(), buffer.size());
+        if (got == 0)
+            break;
+        if (std::string e = writer.write({buffer.data(), got}); !e.empty()) {
+            file.error = e;
+            return;
+        }
+        position += got;
+    }
+    if (reader.failed()) {
+        file.error = reader.error();
+        return;
+    }
+    if (rank.uncompressedBytes != 0 && position != rank.uncompressedBytes) {
+        file.error = "the file changed since it was loaded (" + std::to_string(rank.uncompressedBytes) + " bytes then, "
+            + std::to_string(position) + " now)";
+        return;
+    }
+    file.bytesRead = position;
+    if (std::string e = writer.commit(); !e.empty()) {
+        file.error = file.output.string() + ": " + e;
+        return;
+    }
+    file.bytesWritten = writer.bytesIn();
+}
+
+} // namespace
+
+fs::path counterTraceName(const fs::path& input, const std::string& suffix)
+{
+    std::string name = input.filename().string();
+    const size_t at = name.rfind(".json");
+    if (at == std::string::npos)
+        return name + suffix + ".json";
+    name.insert(at, suffix);
+    return name;
+}
+
+int64_t forEachCounterEvent(const Run& run, const RankTrace& rank, const QueueLength* queue,
+                            const MemoryBandwidth* bandwidth, const std::function<void(std::string_view)>& emit)
+{
+    int64_t count = 0;
+    std::string event;
+    if (queue) {
+        for (const QueueSeries& s : queue->series) {
+            if (s.rank != rank.rank)
+                continue;
+            for (size_t i = 0; i < s.tsNs.size(); ++i) {
+                event.assign(R"({"ph": "C", "name": "Queue Length", "id": )");
+                event += std::to_string(s.stream);
+                event += ", \"pid\": ";
+                appendPid(event, run, rank, s.thread);
+                event += ", \"ts\": ";
+                appendMicros(event, s.tsNs[i]);
+                event += R"(, "args": {"Queue Length": )";
+                event += std::to_string(s.length[i]);
+                event += "}}";
+                emit(event);
+                ++count;
+            }
+        }
+    }
+    if (bandwidth) {
+        for (const MemoryBwSeries& s : bandwidth->series) {
+            if (s.rank != rank.rank)
+                continue;
+            for (size_t i = 0; i < s.tsNs.size(); ++i) {
+                event.assign(R"({"ph": "C", "name": )");
+                appendJsonString(event, s.kind);
+                event += ", \"pid\": ";
+                appendPid(event, run, rank, s.thread);
+                event += ", \"ts\": ";
+                appendMicros(event, s.tsNs[i]);
+                event += R"(, "args": {"Memcpy BW": )";
+                appendNumber(event, s.gbps[i]);
+                event += "}}";
+                emit(event);
+                ++count;
+            }
+        }
+    }
+    return count;
+}
+
+CounterTraces writeTracesWithCounters(const Run& run, const CounterTraceOptions& options)
+{
+    CounterTraces result;
+    QueueLength queue;
+    MemoryBandwidth bandwidth;
+    if (options.queueLength) {
+        queue = queueLength(run, {.htaCompat = options.htaCompat, .ranks = options.ranks});
+        result.notes.insert(result.notes.end(), queue.notes.begin(), queue.notes.end());
+    }
+    if (options.memoryBandwidth) {
+        bandwidth = memoryBandwidth(run, {.htaCompat = options.htaCompat, .ranks = options.ranks});
+        result.notes.insert(result.notes.end(), bandwidth.notes.begin(), bandwidth.notes.end());
+    }
+    std::vector<const RankTrace*> ranks;
+    for (const RankTrace& rank : run.ranks) {
+        if (!selected(options.ranks, rank.rank))
+            continue;
+        ranks.push_back(&rank);
+        CounterTraceFile& file = result.files.emplace_back();
+        file.rank = rank.rank;
+        file.input = rank.file;
+        file.output = options.outputDir / counterTraceName(rank.file, options.suffix);
+    }
+    if (ranks.empty()) {
+        result.error = "no rank to write";
+        return result;
+    }
+    std::error_code ec;
+    fs::create_directories(options.outputDir, ec);
+    if (ec) {
+        result.error = "cannot create " + options.outputDir.string() + ": " + ec.message();
+        return result;
+    }
+    // Ranks are independent files: one worker per core, each streaming whole files.
+    const auto start = std::chrono::steady_clock::now();
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t k; (k = next.fetch_add(1)) < ranks.size();)
+            writeOne(run, *ranks[k], options.queueLength ? &queue : nullptr,
+                     options.memoryBandwidth ? &bandwidth : nullptr, options, result.files[k]);
+    };
+    const size_t workers = std::min<size_t>(ranks.size(), std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> threads;
+    for (size_t w = 1; w < workers; ++w)
+        threads.emplace_back(work);
+    work();
+    for (std::thread& t : threads)
+        t.join();
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (const CounterTraceFile& file : result.files)
+        if (!file.error.empty())
+            result.notes.push_back(rankLabel(file.rank) + ": " + file.input.string() + ": " + file.error);
+    return result;
+}
+
+} // namespace kscope

@@ -1,0 +1,181 @@
+#pragma once
+
+// HTA's row order for the launch, queue and bandwidth analyses. HTA's DataFrame keeps the events
+// in the file's order (CPU and GPU events apart once it has trimmed the last step), and its
+// unstable quicksort breaks ties by that order; the loader keeps each event's file position in
+// HTA's mode (EventTable::fileIndex), so the rows can be put back in it.
+
+#include "htanumerics.h"
+#include "model/trace.h"
+
+#include <algorithm>
+#include <limits>
+#include <string_view>
+#include <vector>
+
+namespace kscope {
+
+// Rows in file order when the table has file positions (HTA's mode), else left in start order.
+inline void sortToFileOrder(const EventTable& events, std::vector<EventIndex>& rows)
+{
+    if (events.fileIndex.size() != events.size())
+        return;
+    std::sort(rows.begin(), rows.end(),
+              [&events](EventIndex a, EventIndex b) { return events.fileIndex[a] < events.fileIndex[b]; });
+}
+
+// The ids of those names that occur in the pool (a name never interned cannot match an event).
+inline std::vector<StringId> idsOfNames(const StringPool& strings, const std::vector<std::string_view>& names)
+{
+    std::vector<StringId> ids;
+    for (std::string_view name : names)
+        if (const StringId id = strings.find(name))
+            ids.push_back(id);
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+inline bool containsId(const std::vector<StringId>& sortedIds, StringId id)
+{
+    return id && std::binary_search(sortedIds.begin(), sortedIds.end(), id);
+}
+
+// A set of correlation ids: a bitmap over their range when that is dense (Kineto numbers them
+// consecutively), else a flat open-addressing hash table. Membership is asked once per event.
+class CorrelationSet {
+public:
+    explicit CorrelationSet(std::vector<int64_t> ids)
+    {
+        std::sort(ids.begin(), ids.end());
+        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+        if (ids.empty())
+            return;
+        if (static_cast<uint64_t>(ids.back() - ids.front()) < 64 * ids.size() + 4096) {
+            m_low = ids.front();
+            m_bits.assign(static_cast<size_t>(ids.back() - ids.front()) / 64 + 1, 0);
+            for (int64_t id : ids)
+                m_bits[static_cast<size_t>(id - m_low) / 64] |= uint64_t{1} << ((id - m_low) % 64);
+            return;
+        }
+        size_t capacity = 16;
+        while (capacity < ids.size() * 2)
+            capacity *= 2;
+        m_mask = capacity - 1;
+        m_slots.assign(capacity, kEmpty);
+        for (int64_t id : ids) {
+            size_t at = slotOf(id);
+            while (m_slots[at] != kEmpty)
+                at = (at + 1) & m_mask;
+            m_slots[at] = id;
+        }
+    }
+
+    bool contains(int64_t id) const
+    {
+        if (!m_bits.empty()) {
+            if (id < m_low || static_cast<uint64_t>(id - m_low) / 64 >= m_bits.size())
+                return false;
+            return (m_bits[static_cast<size_t>(id - m_low) / 64] >> ((id - m_low) % 64)) & 1;
+        }
+        if (m_slots.empty() || id == kEmpty)
+            return false;
+        for (size_t at = slotOf(id);; at = (at + 1) & m_mask) {
+            if (m_slots[at] == id)
+                return true;
+            if (m_slots[at] == kEmpty)
+                return false;
+        }
+    }
+
+private:
+    static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::min();
+    size_t slotOf(int64_t id) const
+    {
+        return static_cast<size_t>((static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ull) >> 20) & m_mask;
+    }
+
+    int64_t m_low = 0;
+    std::vector<uint64_t> m_bits;
+    std::vector<int64_t> m_slots;
+    size_t m_mask = 0;
+};
+
+// Rows keyed by correlation, sorted by (correlation, file position): pandas' groups by key with
+// each group's rows in frame order.
+struct KeyedRow {
+    int64_t key = 0;
+    uint32_t position = 0;  // file position in HTA's mode, else the row
+    EventIndex row = kNoEvent;
+};
+
+inline std::vector<KeyedRow> keyedByCorrelation(const EventTable& t, const std::vector<EventIndex>& rows)
+{
+    const bool file = t.fileIndex.size() == t.size();
+    std::vector<KeyedRow> keyed;
+    keyed.reserve(rows.size());
+    for (EventIndex e : rows)
+        keyed.push_back({t.correlation[e], file ? t.fileIndex[e] : static_cast<uint32_t>(e), e});
+    std::sort(keyed.begin(), keyed.end(), [](const KeyedRow& a, const KeyedRow& b) {
+        return a.key != b.key ? a.key < b.key : a.position < b.position;
+    });
+    return keyed;
+}
+
+// The keys two keyed lists share: [aBegin, aEnd) of a and [bBegin, bEnd) of b, by key.
+struct KeyMatch {
+    uint32_t aBegin = 0, aEnd = 0, bBegin = 0, bEnd = 0;
+};
+
+inline std::vector<KeyMatch> matchKeys(const std::vector<KeyedRow>& a, const std::vector<KeyedRow>& b)
+{
+    std::vector<KeyMatch> matches;
+    size_t i = 0, j = 0;
+    while (i < a.size() && j < b.size()) {
+        if (a[i].key < b[j].key) {
+            ++i;
+        } else if (b[j].key < a[i].key) {
+            ++j;
+        } else {
+            KeyMatch m;
+            m.aBegin = static_cast<uint32_t>(i);
+            m.bBegin = static_cast<uint32_t>(j);
+            const int64_t key = a[i].key;
+            while (i < a.size() && a[i].key == key)
+                ++i;
+            while (j < b.size() && b[j].key == key)
+                ++j;
+            m.aEnd = static_cast<uint32_t>(i);
+            m.bEnd = static_cast<uint32_t>(j);
+            matches.push_back(m);
+        }
+    }
+    return matches;
+}
+
+// pandas describe() of one column: count, mean, std (ddof 1), min, quartiles (linear), max; NaN
+// where pandas gives NaN (no values; std of one).
+struct Description {
+    int64_t count = 0;
+    double mean = 0, std = 0, min = 0, p25 = 0, p50 = 0, p75 = 0, max = 0;
+};
+
+inline Description describeValues(std::vector<double> values)
+{
+    Description d;
+    d.count = static_cast<int64_t>(values.size());
+    if (values.empty()) {
+        d.mean = d.std = d.min = d.p25 = d.p50 = d.p75 = d.max = std::numeric_limits<double>::quiet_NaN();
+        return d;
+    }
+    d.mean = hta::mean(values);
+    d.std = hta::sampleStd(values);
+    std::sort(values.begin(), values.end());
+    d.min = values.front();
+    d.max = values.back();
+    d.p25 = hta::quantileLinear(values, 0.25);
+    d.p50 = hta::quantileLinear(values, 0.5);
+    d.p75 = hta::quantileLinear(values, 0.75);
+    return d;
+}
+
+} // namespace kscope

@@ -1,0 +1,18 @@
+#pragma once
+
+#include "plots/plotdata.h"
+
+namespace kscope {
+
+struct LaunchHistogram;
+struct QueueLength;
+struct MemoryBandwidth;
+
+// One of HTA's three launch views as a histogram (edges and counts come from the analysis).
+HistogramData launchHistogramData(const LaunchHistogram& histogram, const QString& title, const QString& keyLabel);
+// Queue length per stream and bandwidth per copy kind of one rank, as step lines over time (ms
+// from the earliest point shown), thinned to about `buckets` buckets each.
+SeriesChartData queueSeriesData(const QueueLength& result, int rank, int buckets);
+SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, int buckets);
+
+} // namespace kscope

@@ -1,0 +1,215 @@
+// Kernel launches of the selected rank (HTA's get_cuda_kernel_launch_stats): the three views
+// HTA draws as histograms (short kernels, runtime outliers, launch-delay outliers), the outlier
+// launches (a click selects the kernel), and launches per runtime API.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+#include "plots/launchadapters.h"
+#include "plots/plots.h"
+
+#include "analysis/launchstats.h"
+#include "analysis/launchtables.h"
+#include "model/trace.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kRuntimeCutoff = QStringLiteral("runtimeCutoffUs");
+const QString kDelayCutoff = QStringLiteral("launchDelayCutoffUs");
+const QString kMemory = QStringLiteral("includeMemoryEvents");
+
+QDoubleSpinBox* cutoffBox(QWidget* parent, const QString& tooltip)
+{
+    auto* box = new QDoubleSpinBox(parent);
+    box->setRange(0.0, 1e7);
+    box->setDecimals(1);
+    box->setSuffix(QStringLiteral(" µs"));
+    box->setToolTip(tooltip);
+    return box;
+}
+
+class LaunchView : public AnalysisView {
+public:
+    LaunchView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_rankLabel(new QLabel(this)),
+          m_runtimeCutoff(cutoffBox(this, tr("A launch call longer than this is a runtime outlier (HTA: 50 µs)"))),
+          m_delayCutoff(cutoffBox(this, tr("A launch delay longer than this is a launch-delay outlier (HTA: 100 µs)"))),
+          m_memory(new QCheckBox(tr("Memory copies"), this)),
+          m_short(new ChartView(QStringLiteral("launch-short-kernels"), this)),
+          m_runtime(new ChartView(QStringLiteral("launch-runtime-outliers"), this)),
+          m_delay(new ChartView(QStringLiteral("launch-delay-outliers"), this)),
+          m_outliers(new ResultTableView(QStringLiteral("launch-outliers"), this)),
+          m_apis(new ResultTableView(QStringLiteral("launch-apis"), this))
+    {
+        m_rankLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_memory->setToolTip(tr("Count cudaMemcpyAsync / cudaMemsetAsync launches too"));
+        m_outliers->setNameColumn(QStringLiteral("name"));
+        auto* controls = new QHBoxLayout;
+        controls->addWidget(m_rankLabel, 1);
+        controls->addWidget(new QLabel(tr("Runtime >"), this));
+        controls->addWidget(m_runtimeCutoff);
+        controls->addWidget(new QLabel(tr("Delay >"), this));
+        controls->addWidget(m_delayCutoff);
+        controls->addWidget(m_memory);
+        auto* charts = new QSplitter(Qt::Horizontal, this);
+        for (ChartView* chart : {m_short, m_runtime, m_delay}) {
+            chart->setMinimumSize(140, 120);  // three side by side must not widen the dock
+            charts->addWidget(chart);
+        }
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_outliers, tr("Outliers"));
+        tabs->addTab(m_apis, tr("Launches per API"));
+        auto* splitter = new QSplitter(Qt::Vertical, this);
+        splitter->addWidget(charts);
+        splitter->addWidget(tabs);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addLayout(controls);
+        layout->addWidget(splitter, 1);
+        for (ChartView* chart : {m_short, m_runtime, m_delay})
+            addChart(chart);
+        addTableView(m_outliers);
+        addTableView(m_apis);
+        connect(m_runtimeCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRuntimeCutoff, m_runtimeCutoff->value()); });
+        connect(m_delayCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kDelayCutoff, m_delayCutoff->value()); });
+        connect(m_memory, &QCheckBox::toggled, this, [this](bool on) { setOption(kMemory, on); });
+        connect(m_outliers, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            const quint32 id = index.data(kIdRole).toUInt();
+            if (id != 0)
+                pickKernel(id, m_outliers->resultModel()->index(index.row(), m_outliers->resultModel()->columnOf(QStringLiteral("name")))
+                                   .data(kFilterRole)
+                                   .toString());
+        });
+        refresh();
+    }
+
+protected:
+    int shownRank() const
+    {
+        const auto slice = session()->slice();
+        if (!slice || slice->ranks.empty())
+            return -1;
+        const int selected = selection()->rank();
+        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
+    }
+
+    LaunchStatsOptions options() const
+    {
+        LaunchStatsOptions o;
+        o.ranks = {shownRank()};
+        o.runtimeCutoffUs = numberOption(kRuntimeCutoff, o.runtimeCutoffUs);
+        o.launchDelayCutoffUs = numberOption(kDelayCutoff, o.launchDelayCutoffUs);
+        o.includeMemoryEvents = boolOption(kMemory, o.includeMemoryEvents);
+        return o;
+    }
+
+    QString key() const
+    {
+        const LaunchStatsOptions o = options();
+        return QStringLiteral("launch|rank=%1|runtime=%2|delay=%3|memory=%4")
+            .arg(o.ranks.front())
+            .arg(o.runtimeCutoffUs)
+            .arg(o.launchDelayCutoffUs)
+            .arg(o.includeMemoryEvents);
+    }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        const LaunchStatsOptions o = options();
+        return {analysisRequest<LaunchStats>(key(), [o](const Run& run) {
+            LaunchStatsOptions options = o;
+            options.htaCompat = run.htaCompat;
+            return kernelLaunchStats(run, options);
+        })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_result = results.share<LaunchStats>(key());
+        const LaunchStatsOptions o = options();
+        {
+            const QSignalBlocker a(m_runtimeCutoff), b(m_delayCutoff), c(m_memory);
+            m_runtimeCutoff->setValue(o.runtimeCutoffUs);
+            m_delayCutoff->setValue(o.launchDelayCutoffUs);
+            m_memory->setChecked(o.includeMemoryEvents);
+        }
+        const RankLaunchStats* rank = m_result->ranks.empty() ? nullptr : &m_result->ranks.front();
+        m_rankLabel->setText(rank ? tr("<b>Rank %1</b> — %2").arg(rank->rank).arg(fmt::count(qint64(rank->launches.size()), "launch", "launches"))
+                                  : tr("No launches"));
+        if (!rank) {
+            const QString why = m_result->error.empty() ? tr("No kernel launches on this rank") : fmt::qstr(m_result->error);
+            for (ChartView* chart : {m_short, m_runtime, m_delay})
+                chart->showOnlyMessage(why);
+        } else {
+            drawHistogram(*m_short, launchHistogramData(rank->shortKernels, tr("Short kernels"), tr("CPU launch time (µs)")));
+            drawHistogram(*m_runtime, launchHistogramData(rank->runtimeOutliers, tr("Runtime outliers"), tr("CPU launch time (µs)")));
+            drawHistogram(*m_delay, launchHistogramData(rank->launchDelayOutliers, tr("Launch-delay outliers"), tr("Launch delay (µs)")));
+        }
+        // Outlier rows in the table's order: runtime outliers, then launch-delay outliers.
+        QVector<quint32> ids;
+        if (rank)
+            for (const auto* rows : {&rank->runtimeOutlierRows, &rank->launchDelayOutlierRows})
+                for (uint32_t k : *rows)
+                    ids.push_back(rank->launches[k].kernelName.value);
+        m_outliers->setTable(std::make_shared<Table>(launchOutliersTable(slice(), *m_result)), ids);
+        m_apis->setTable(std::make_shared<Table>(launchApisTable(slice(), *m_result)));
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_result.reset();
+        m_rankLabel->setText(message.size() < 40 ? message : QString());
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        const int rank = m_result->ranks.empty() ? -1 : m_result->ranks.front().rank;
+        return {{QStringLiteral("launch-stats-rank%1").arg(rank), launchStatsTable(slice(), *m_result)},
+                {QStringLiteral("launch-histograms-rank%1").arg(rank), launchHistogramTable(*m_result)},
+                {QStringLiteral("launch-outliers-rank%1").arg(rank), launchOutliersTable(slice(), *m_result)},
+                {QStringLiteral("launch-apis-rank%1").arg(rank), launchApisTable(slice(), *m_result)}};
+    }
+
+private:
+    QLabel* m_rankLabel;
+    QDoubleSpinBox* m_runtimeCutoff;
+    QDoubleSpinBox* m_delayCutoff;
+    QCheckBox* m_memory;
+    ChartView* m_short;
+    ChartView* m_runtime;
+    ChartView* m_delay;
+    ResultTableView* m_outliers;
+    ResultTableView* m_apis;
+    std::shared_ptr<const LaunchStats> m_result;
+};
+
+} // namespace
+
+ViewSpec launchViewSpec()
+{
+    return {.id = QStringLiteral("launches"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Kernel launches"),
+            .dockObjectName = "launchesDock",
+            .follows = Follows::Ranks,
+            .create = createView<LaunchView>(),
+            .area = Qt::RightDockWidgetArea,
+            .tabWith = QStringLiteral("idle"),
+            .raised = false};
+}
+
+} // namespace kscope

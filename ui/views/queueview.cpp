@@ -1,0 +1,143 @@
+// Launch queue length per stream and memory-copy bandwidth per copy kind of the selected rank,
+// over time (HTA's queue length and memory bandwidth time series), with their summaries.
+
+#include "views/analysisview.h"
+
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+#include "plots/launchadapters.h"
+#include "plots/plots.h"
+
+#include "analysis/launchtables.h"
+#include "analysis/memorybandwidth.h"
+#include "analysis/queuelength.h"
+#include "model/trace.h"
+
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+constexpr int kBuckets = 1500;  // per line: a few points per pixel of a wide chart
+
+class QueueView : public AnalysisView {
+public:
+    QueueView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_rankLabel(new QLabel(this)),
+          m_queue(new ChartView(QStringLiteral("queue-length"), this)),
+          m_bandwidth(new ChartView(QStringLiteral("memory-bandwidth"), this)),
+          m_queueStats(new ResultTableView(QStringLiteral("queue-length-summary"), this)),
+          m_blocked(new ResultTableView(QStringLiteral("queue-blocked"), this)),
+          m_bandwidthStats(new ResultTableView(QStringLiteral("memory-bw-summary"), this))
+    {
+        m_rankLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_queue->setMinimumHeight(120);
+        m_bandwidth->setMinimumHeight(120);
+        auto* charts = new QSplitter(Qt::Vertical, this);
+        charts->addWidget(m_queue);
+        charts->addWidget(m_bandwidth);
+        for (ResultTableView* table : {m_queueStats, m_blocked, m_bandwidthStats})
+            table->setMinimumWidth(120);
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_queueStats, tr("Queue length"));
+        tabs->addTab(m_blocked, tr("Full queue"));
+        tabs->addTab(m_bandwidthStats, tr("Bandwidth"));
+        auto* splitter = new QSplitter(Qt::Horizontal, this);
+        splitter->addWidget(charts);
+        splitter->addWidget(tabs);
+        splitter->setStretchFactor(0, 3);
+        splitter->setStretchFactor(1, 2);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(m_rankLabel);
+        layout->addWidget(splitter, 1);
+        addChart(m_queue);
+        addChart(m_bandwidth);
+        for (ResultTableView* table : {m_queueStats, m_blocked, m_bandwidthStats})
+            addTableView(table);
+        refresh();
+    }
+
+protected:
+    int shownRank() const
+    {
+        const auto slice = session()->slice();
+        if (!slice || slice->ranks.empty())
+            return -1;
+        const int selected = selection()->rank();
+        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
+    }
+    QString queueKey() const { return QStringLiteral("queue|rank=%1").arg(shownRank()); }
+    QString bandwidthKey() const { return QStringLiteral("memory-bw|rank=%1").arg(shownRank()); }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        const int rank = shownRank();
+        return {analysisRequest<QueueLength>(queueKey(),
+                                             [rank](const Run& run) {
+                                                 return queueLength(run, {.htaCompat = run.htaCompat, .ranks = {rank}});
+                                             }),
+                analysisRequest<MemoryBandwidth>(bandwidthKey(), [rank](const Run& run) {
+                    return memoryBandwidth(run, {.htaCompat = run.htaCompat, .ranks = {rank}});
+                })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_rank = shownRank();
+        m_queueResult = results.share<QueueLength>(queueKey());
+        m_bandwidthResult = results.share<MemoryBandwidth>(bandwidthKey());
+        m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(m_rank));
+        drawSeries(*m_queue, queueSeriesData(*m_queueResult, m_rank, kBuckets));
+        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, m_rank, kBuckets));
+        m_queueStats->setTable(std::make_shared<Table>(queueSummaryTable(*m_queueResult)));
+        m_blocked->setTable(std::make_shared<Table>(queueBlockedTable(*m_queueResult)));
+        m_bandwidthStats->setTable(std::make_shared<Table>(memoryBwSummaryTable(*m_bandwidthResult)));
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_queueResult.reset();
+        m_bandwidthResult.reset();
+        m_rankLabel->setText(message.size() < 40 ? message : QString());
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        return {{QStringLiteral("queue-length-rank%1").arg(m_rank), queueSummaryTable(*m_queueResult)},
+                {QStringLiteral("queue-blocked-rank%1").arg(m_rank), queueBlockedTable(*m_queueResult)},
+                {QStringLiteral("memory-bw-rank%1").arg(m_rank), memoryBwSummaryTable(*m_bandwidthResult)}};
+    }
+
+private:
+    QLabel* m_rankLabel;
+    ChartView* m_queue;
+    ChartView* m_bandwidth;
+    ResultTableView* m_queueStats;
+    ResultTableView* m_blocked;
+    ResultTableView* m_bandwidthStats;
+    int m_rank = -1;
+    std::shared_ptr<const QueueLength> m_queueResult;
+    std::shared_ptr<const MemoryBandwidth> m_bandwidthResult;
+};
+
+} // namespace
+
+ViewSpec queueViewSpec()
+{
+    return {.id = QStringLiteral("queue"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Queue and bandwidth"),
+            .dockObjectName = "queueDock",
+            .follows = Follows::Ranks,
+            .create = createView<QueueView>(),
+            .area = Qt::LeftDockWidgetArea,
+            .tabWith = QStringLiteral("temporal"),
+            .raised = false};
+}
+
+} // namespace kscope
