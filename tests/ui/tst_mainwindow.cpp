@@ -64,6 +64,7 @@ private slots:
     void comparisonViewShowsBothRuns();
     void launchAndQueueViewsFollowTheRank();
     void smallWindowKeepsNamesReadable();
+    void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
 
 private:
@@ -500,6 +501,15 @@ void TestMainWindow::smallWindowKeepsNamesReadable()
     QVERIFY(summary->height() >= summary->sizeHint().height());
     screenshot(&w(), "small-window");
     w().resize(1280, 800);
+}
+
+void TestMainWindow::aboutNamesVersionsAndLicences()
+{
+    const QString about = MainWindow::aboutText();
+    QVERIFY(about.contains(QStringLiteral(KSCOPE_VERSION)));
+    QVERIFY(about.contains(QString::fromLatin1(qVersion())));
+    for (const char* library : {"Qt 6", "QCustomPlot", "simdjson", "Eigen", "zlib", "libdeflate", "CLI11"})
+        QVERIFY2(about.contains(QLatin1String(library)), library);
 }
 
 void TestMainWindow::cleanupTestCase() { m_window.reset(); }

@@ -556,12 +556,19 @@ void MainWindow::openFolderDialog()
 
 void MainWindow::about()
 {
-    QMessageBox::about(this, tr("About Kinetoscope"),
-                       tr("<h3>Kinetoscope %1</h3><p>Analyses PyTorch profiler (Kineto) traces of distributed "
-                          "training runs: temporal, kernel, idle-time and overlap breakdowns per rank, with "
-                          "HTA's definitions.</p><p>Drop a run folder on the window or use File ▸ Open Run Folder.</p>"
-                          "<p>Qt %2</p>")
-                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    QMessageBox::about(this, tr("About Kinetoscope"), aboutText());
+}
+
+QString MainWindow::aboutText()
+{
+    return tr("<h3>Kinetoscope %1</h3><p>Analyses PyTorch profiler (Kineto) traces of distributed training runs: "
+              "temporal, kernel, idle-time, overlap, launch, queue and bandwidth breakdowns per rank and the "
+              "comparison of two runs, with the definitions of Holistic Trace Analysis (HTA).</p>"
+              "<p>Built with Qt %2 (running on Qt %3).</p>"
+              "<p>It uses: Qt 6 (LGPL-3.0), QCustomPlot 2.1 (GPL-3.0), simdjson (Apache-2.0), Eigen 3 (MPL-2.0), "
+              "zlib (zlib licence), libdeflate (MIT), CLI11 (BSD-3-Clause). Because QCustomPlot is GPL-3.0, "
+              "the application as distributed is under the GPL-3.0.</p>")
+        .arg(QStringLiteral(KSCOPE_VERSION), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()));
 }
 
 } // namespace kscope

@@ -46,6 +46,7 @@ public:
     AnalysisView* view(const QString& id) const;
     QDockWidget* dock(const QString& id) const { return m_docks.value(id); }
     QString bannerText() const;
+    static QString aboutText();  // Help > About: version, Qt, the licences of what we link
 
     // File > Export All without dialogs: every chart as PNG and every table as CSV of the views
     // that show the current run, mode and step. Returns the files written.

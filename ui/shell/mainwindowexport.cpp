@@ -6,6 +6,7 @@
 #include "common/format.h"
 #include "plots/chartview.h"
 #include "session/runsession.h"
+#include "shell/viewexport.h"
 #include "views/analysisview.h"
 
 #include <QDir>
@@ -92,20 +93,8 @@ QStringList MainWindow::exportAll(const QString& folder)
     clock.start();
     while (isBusy() && clock.elapsed() < 120000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    for (AnalysisView* v : std::as_const(m_views)) {
-        if (!v->isCurrent())
-            continue;
-        for (ChartView* chart : v->charts()) {
-            const QString path = dir.filePath(chart->exportName() + QStringLiteral(".png"));
-            if (chart->exportImage(path, std::max(chart->width(), 900), std::max(chart->height(), 500)))
-                written << path;
-        }
-        for (const TableExport& table : v->tables()) {
-            const QString path = dir.filePath(table.name + QStringLiteral(".csv"));
-            if (writeCsvFile(table.table, path))
-                written << path;
-        }
-    }
+    for (const ViewFiles& files : exportViews(m_views, folder))
+        written << files.charts << files.tables;
     return written;
 }
 

@@ -1,0 +1,74 @@
+// kinetoscope-cli report, as CI would run it: every chart a PNG that is not blank, the index
+// referencing each file it lists, the CSVs equal to the CLI's own output, failures with an exit code.
+
+#ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
+#include "testsupport.h"
+#endif
+
+#include "uitestsupport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QRegularExpression>
+#include <QtTest>
+
+using namespace kscope;
+using namespace kscope::test;
+
+class TestReport : public QObject {
+    Q_OBJECT
+private slots:
+    void writesEveryChartAndTable();
+    void missingRunFails();
+};
+
+void TestReport::writesEveryChartAndTable()
+{
+    const auto dir = scratchDir("kscope-report");
+    std::string output;
+    const std::string cli = cliPath().string();
+    const std::string sample = KSCOPE_SAMPLE_RUN_DIR;
+    QCOMPARE(runCommand(cli + " report " + sample + " --out " + (dir / "out").string() + " 2>/dev/null", output), 0);
+    QCOMPARE(QString::fromStdString(output).trimmed(), QString::fromStdString((dir / "out" / "index.html").string()));
+    const QString html = QString::fromStdString(readFileBytes(dir / "out" / "index.html"));
+    // One section per view with something to show, and every file it names is there.
+    for (const char* title : {"Temporal breakdown", "Kernel breakdown", "Kernel distribution", "Idle time", "Overlap",
+                              "Kernel launches", "Queue and bandwidth", "Import issues"})
+        QVERIFY2(html.contains(QStringLiteral("<h2>%1</h2>").arg(QLatin1String(title))), title);
+    const QRegularExpression reference(QStringLiteral("(?:src|href)=\"([^\"]+)\""));
+    int images = 0;
+    for (auto it = reference.globalMatch(html); it.hasNext();) {
+        const QString file = it.next().captured(1);
+        QVERIFY2(std::filesystem::exists(dir / "out" / file.toStdString()), qPrintable(file));
+        if (file.endsWith(QLatin1String(".png"))) {
+            const QImage image(QString::fromStdString((dir / "out" / file.toStdString()).string()));
+            QVERIFY2(!image.isNull() && image.width() >= 1100, qPrintable(file));
+            QVERIFY2(distinctColours(image) > 4, qPrintable(file));
+            ++images;
+        }
+    }
+    QVERIFY(images >= 10);
+    // The tables are the CLI's own output.
+    for (const char* command : {"temporal", "overlap", "kernel-types"}) {
+        std::string cliCsv;
+        QCOMPARE(runCommand(cli + " " + command + " " + sample + " --format csv 2>/dev/null", cliCsv), 0);
+        const std::string name = std::string(command) == "overlap" ? "overlap" : command;
+        QCOMPARE(readFileBytes(dir / "out" / (name + ".csv")), cliCsv);
+    }
+}
+
+void TestReport::missingRunFails()
+{
+    const auto dir = scratchDir("kscope-report-missing");
+    std::string output;
+    const int code = runCommand(cliPath().string() + " report " + (dir / "nothing-here").string() + " --out "
+                                    + (dir / "out").string() + " 2>/dev/null",
+                                output);
+    QVERIFY(code != 0);
+    QVERIFY(output.empty());
+    QVERIFY(!std::filesystem::exists(dir / "out" / "index.html"));
+}
+
+QTEST_MAIN(TestReport)
+#include "tst_report.moc"

@@ -1,0 +1,41 @@
+#include "shell/viewexport.h"
+
+#include "common/filewriting.h"
+#include "plots/chartview.h"
+#include "views/analysisview.h"
+
+#include <QDir>
+
+#include <algorithm>
+
+namespace kscope {
+
+QList<ViewFiles> exportViews(const QList<AnalysisView*>& views, const QString& folder, int minWidth, int minHeight,
+                             bool skipMessages)
+{
+    QList<ViewFiles> written;
+    const QDir dir(folder);
+    if (!dir.exists())
+        return written;
+    for (AnalysisView* view : views) {
+        if (!view->isCurrent())
+            continue;  // still computing: never another state's numbers
+        ViewFiles files{view->id(), view->title(), {}, {}};
+        for (ChartView* chart : view->charts()) {
+            if (skipMessages && !chart->message().isEmpty())
+                continue;
+            const QString path = dir.filePath(chart->exportName() + QStringLiteral(".png"));
+            if (chart->exportImage(path, std::max(chart->width(), minWidth), std::max(chart->height(), minHeight)))
+                files.charts << path;
+        }
+        for (const TableExport& table : view->tables()) {
+            const QString path = dir.filePath(table.name + QStringLiteral(".csv"));
+            if (writeCsvFile(table.table, path))
+                files.tables << path;
+        }
+        written.push_back(files);
+    }
+    return written;
+}
+
+} // namespace kscope
