@@ -20,5 +20,6 @@ test "$(wc -l < "$BUILD/deb-info.csv")" -eq 9  # a header and the sample's eight
 QT_QPA_PLATFORM=offscreen /usr/bin/kinetoscope --version
 test -f /usr/share/applications/kinetoscope.desktop
 test -f /usr/share/icons/hicolor/scalable/apps/kinetoscope.svg
+test -f /usr/share/icons/hicolor/48x48/apps/kinetoscope.png
 test -f /usr/share/metainfo/io.github.kinetoscope.Kinetoscope.metainfo.xml
 echo "installed package works: kinetoscope-cli info read the installed sample run"
