@@ -31,7 +31,21 @@ struct StreamGaps {
     std::vector<int64_t> gaps[kIdleCategoryCount];  // ns, in start order
     int64_t overlaps = 0;   // default mode: kernels that started before the stream was free
     int64_t overlapNs = 0;
+    int64_t launchNotInTrace = 0;  // gaps before GPU ops whose launch lies outside the trace window
 };
+
+// HTA's row 0 (the first traceEvents element, when it was kept as an event): a GPU op whose
+// launch is missing gets index_correlation 0 and so joins that row (HTA-RULES: correlation).
+EventIndex htaRowZero(const RankTrace& rank)
+{
+    const EventTable& events = rank.events;
+    if (!rank.firstElementKept || events.fileIndex.size() != events.size())
+        return kNoEvent;
+    for (size_t e = 0; e < events.size(); ++e)
+        if (events.fileIndex[e] == 0)
+            return static_cast<EventIndex>(e);
+    return kNoEvent;
+}
 
 bool selected(const std::vector<int>& wanted, int value)
 {
@@ -46,6 +60,7 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
     const double delayNs = delayUs * 1000.0;
     std::vector<StreamGaps> perStream;
     size_t last = 0;
+    const EventIndex rowZero = htaCompat ? htaRowZero(rank) : kNoEvent;
     for (size_t i = 0; i < events.size(); ++i) {
         if (!isGpuWork(events, i))
             continue;
@@ -81,7 +96,14 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
         // HTA: the previous kernel in start order, not the latest end, so overlapping kernels
         // give negative gaps, which it counts as kernel wait.
         const int64_t gap = start - s.prevEnd;
-        const EventIndex launch = events.link[i];
+        EventIndex launch = events.link[i];
+        if (launch == kNoEvent && events.correlation[i] >= 0) {
+            // Launched before the trace window opened (the first kernels of a capture often are).
+            if (htaCompat)
+                launch = rowZero;  // HTA's quirk: joins the trace's first event, often a ProfilerStep
+            else
+                ++s.launchNotInTrace;
+        }
         IdleCategory category = IdleCategory::Other;
         if (launch != kNoEvent && events.tsNs[launch] > s.prevEnd)
             category = IdleCategory::HostWait;
@@ -153,6 +175,19 @@ std::string overlapNote(int rank, const std::vector<StreamGaps>& perStream)
         + "); they have no gap and are counted apart, not as negative idle time";
 }
 
+std::string launchNotInTraceNote(int rank, const std::vector<StreamGaps>& perStream)
+{
+    int64_t count = 0;
+    for (const StreamGaps& s : perStream)
+        count += s.launchNotInTrace;
+    if (count == 0)
+        return {};
+    return rankLabel(rank) + ": launch not in trace for " + std::to_string(count)
+        + (count == 1 ? " GPU op" : " GPU ops")
+        + " (launched before the trace window opened): their gaps are never host wait (--hta-compat joins them "
+          "to the trace's first event, as HTA does)";
+}
+
 } // namespace
 
 const char* toString(IdleCategory category)
@@ -201,6 +236,10 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
             if (s.overlaps > 0)
                 result.overlaps.push_back({rankNumber, s.stream, s.overlaps, s.overlapNs});
         if (const std::string note = overlapNote(rankNumber, perStream); !note.empty())
+            result.notes.push_back(note);
+        for (const StreamGaps& s : perStream)
+            result.launchNotInTrace += s.launchNotInTrace;
+        if (const std::string note = launchNotInTraceNote(rankNumber, perStream); !note.empty())
             result.notes.push_back(note);
         for (const StreamGaps& s : perStream) {
             int64_t sums[kIdleCategoryCount] = {0, 0, 0};

@@ -56,6 +56,9 @@ struct IdleTime {
     std::vector<IdleTimeRow> rows;          // by requested rank, stream (first seen), category
     std::vector<IdleIntervalStats> stats;   // same order; filled when intervalStats
     std::vector<IdleOverlap> overlaps;      // default mode only; by rank, stream
+    // Gaps before GPU ops whose launching call lies outside the trace window. Default mode: never
+    // host wait, counted here and in a note; --hta-compat: joined to HTA's row 0, as HTA does.
+    int64_t launchNotInTrace = 0;
     bool htaCompat = false;                 // HTA's column names in the tables
     std::string error;
     std::vector<std::string> notes;

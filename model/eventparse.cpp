@@ -39,7 +39,8 @@ bool tokenToInt(std::string_view token, int64_t& out)
         return true;
     double d = 0;
     auto [dptr, dec] = std::from_chars(first, last, d);
-    if (dec != std::errc() || dptr != last)
+    // Out of int64's range (or NaN) is no usable id or count: a bad value, not undefined behaviour.
+    if (dec != std::errc() || dptr != last || !(d > -9.2e18 && d < 9.2e18))
         return false;
     out = static_cast<int64_t>(d);
     return true;
@@ -180,8 +181,11 @@ bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
         if (counterArgs) {
             double d;
             if (readDouble(value, d)) {
-                const char* quote = std::strchr(key, '"');
-                ev.numericArgs.emplace_back(std::string_view(key, quote ? static_cast<size_t>(quote - key) : 0), d);
+                // The raw key ends at its closing quote; the buffer is no C string (no strchr).
+                const char* quote = key;
+                while (*quote != '"')
+                    ++quote;
+                ev.numericArgs.emplace_back(std::string_view(key, static_cast<size_t>(quote - key)), d);
             }
             continue;
         }
@@ -439,7 +443,8 @@ void EventBatchParser::parseIsolated(const char* window, uint64_t base, const El
     ondemand::value value;
     m_event->reset();
     if (m_parser.iterate(m_batch.data(), bytes, m_batch.size()).get(doc) || doc.get_value().get(value)) {
-        m_builder.noteBadEvent(BadEventKind::NotAnObject, base + span.begin, text);
+        m_builder.noteBadEvent(text.empty() || text.front() != '{' ? BadEventKind::NotAnObject : BadEventKind::Malformed,
+                               base + span.begin, text);
         return;
     }
     ondemand::json_type type;
@@ -452,6 +457,10 @@ void EventBatchParser::parseIsolated(const char* window, uint64_t base, const El
         return;
     }
     commit(*m_event, base + span.begin, text);
+}
+
+namespace {
+constexpr int64_t kMaxDurationNs = 7ll * 24 * 3600 * 1000000000;  // 7 days: no profiled event lasts longer
 }
 
 void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view text)
@@ -525,6 +534,10 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     }
     if (durNs < 0) {
         m_builder.noteBadEvent(BadEventKind::NegativeDuration, offset, text);
+        return;
+    }
+    if (durNs > kMaxDurationNs) {
+        m_builder.noteBadEvent(BadEventKind::AbsurdDuration, offset, text);
         return;
     }
     const StringId category = ev.hasCat ? strings.intern(ev.cat) : StringId{};

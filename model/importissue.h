@@ -50,6 +50,8 @@ enum class BadEventKind : uint8_t {
     UnknownPhase,
     WrongType,
     NotAnObject,
+    AbsurdDuration,  // dur over 7 days (HTA caps there): dropped, never stretches a timeline
+    Malformed,       // not valid JSON on its own (invalid UTF-8, raw control characters, ...)
     Count_
 };
 

@@ -236,14 +236,16 @@ size_t InflateReader::read(char* dest, size_t maxBytes)
         m_compressedConsumed += consumed;
         m_z->crc = static_cast<uint32_t>(libdeflate_crc32(m_z->crc, outBefore, produced));
         m_z->memberBytes += produced;
+        // On an error the bytes already inflated by this call are still handed out (the caller
+        // keeps the events before the damage); the next call returns 0 with failed() set.
         if (rc == Z_STREAM_END) {
             if (!finishMember())
-                return 0;
+                break;
             continue;
         }
         if (rc != Z_OK && rc != Z_BUF_ERROR) {
             m_error = std::string("corrupt gzip data: ") + (zs.msg ? zs.msg : "inflate failed");
-            return 0;
+            break;
         }
     }
     const size_t produced = requested - zs.avail_out;

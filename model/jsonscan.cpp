@@ -248,6 +248,8 @@ SplitResult splitElements(const char* data, size_t start, size_t size, size_t ma
     if (s.depth == 0 && !gapIsClean(data, lastEnd, size)) {
         result.resume = lastEnd;
         result.irregular = true;
+    } else if (s.depth == 0) {
+        result.resume = size;  // only whitespace and commas since the last element: consumed, never rescanned
     }
     return result;
 }

@@ -11,6 +11,8 @@
 #include <set>
 #include <thread>
 
+#include <unistd.h>
+
 namespace kscope {
 
 namespace fs = std::filesystem;
@@ -28,6 +30,17 @@ bool isTraceFileName(const std::string& name)
 }
 
 } // namespace
+
+uint64_t defaultMaxUncompressedBytes()
+{
+    static const uint64_t bytes = [] {
+        const long pages = sysconf(_SC_PHYS_PAGES);
+        const long pageSize = sysconf(_SC_PAGESIZE);
+        const uint64_t physical = pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
+        return std::max<uint64_t>(2 * physical, 8ull << 30);
+    }();
+    return bytes;
+}
 
 DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
 {
@@ -56,9 +69,21 @@ DiscoveredFiles discoverRunFiles(const fs::path& folderOrFile)
         return found;
     }
     for (const fs::directory_entry& entry : it) {
-        if (!entry.is_regular_file(ec))
-            continue;
         const std::string name = entry.path().filename().string();
+        std::error_code statError;
+        const fs::file_status entryStatus = entry.status(statError);
+        if (!fs::is_regular_file(entryStatus)) {
+            // Trace-like names that are no file are named, never silently left out.
+            if (!isTraceFileName(name))
+                continue;
+            if (fs::is_directory(entryStatus))
+                found.skipped.push_back({entry.path(), "a folder, not a trace file"});
+            else if (statError || fs::is_symlink(entry.symlink_status(ec)))
+                found.traces.push_back({entry.path(), 0});  // a dangling or looping link: the read names why
+            else
+                found.skipped.push_back({entry.path(), "not a regular file"});
+            continue;
+        }
         if (isTraceFileName(name))
             found.traces.push_back({entry.path(), entry.file_size(ec)});
         else

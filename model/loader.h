@@ -11,6 +11,9 @@
 
 namespace kscope {
 
+// Twice the physical memory, at least 8 GiB: a streamed trace keeps ~7% of its JSON size.
+uint64_t defaultMaxUncompressedBytes();
+
 struct LoadOptions {
     // HTA's normalisation: timestamps of fractional traces rounded (start up, end down to us).
     bool htaCompat = false;
@@ -24,7 +27,10 @@ struct LoadOptions {
     unsigned threads = 0;                            // 0 = hardware concurrency
     uint64_t chunkBytes = 16ull << 20;               // inflated bytes handed to the JSON parser at once
     uint64_t memoryBudgetBytes = 0;                  // 0 = no limit on concurrent inflated buffers
-    uint64_t maxUncompressedBytes = 64ull << 30;     // gzip-bomb guard per file
+    // Gzip-bomb guards per file: inflated bytes (default twice the physical memory, at least 8 GiB)
+    // and, past 1 GiB inflated, the compression ratio (deflate tops out near 1032:1, traces ~5-30:1).
+    uint64_t maxUncompressedBytes = defaultMaxUncompressedBytes();
+    uint32_t maxGzipRatio = 200;                     // 0 = no ratio guard
     RankSet onlyRanks;                               // empty = all
 };
 

@@ -36,7 +36,7 @@ int64_t intOr(simdjson::dom::element e, int64_t fallback)
         return i;
     double d;
     if (!e.get_double().get(d))
-        return static_cast<int64_t>(d);
+        return d > -9.2e18 && d < 9.2e18 ? static_cast<int64_t>(d) : fallback;  // NaN/huge: no value
     std::string_view s;
     if (!e.get_string().get(s)) {
         try {

@@ -61,6 +61,8 @@ const char* toString(BadEventKind kind)
     case BadEventKind::UnknownPhase: return "unknown ph";
     case BadEventKind::WrongType: return "wrong field type";
     case BadEventKind::NotAnObject: return "not an object";
+    case BadEventKind::AbsurdDuration: return "dur over 7 days";
+    case BadEventKind::Malformed: return "malformed JSON";
     case BadEventKind::Count_: break;
     }
     return "bad event";

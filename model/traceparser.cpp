@@ -14,6 +14,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <functional>
 #include <map>
@@ -23,6 +24,33 @@ namespace kscope {
 namespace {
 
 constexpr size_t kMaxMetadataValueBytes = 64u << 20;
+constexpr uint64_t kMaxElementBytes = 256ull << 20;  // one event or top-level value
+
+std::string mib(uint64_t bytes)
+{
+    return std::to_string(bytes >> 20) + " MiB";
+}
+
+// What a well-formed JSON file that is no Kineto trace is, from its first top-level key or value.
+std::string knownNonTrace(std::string_view firstArrayElement)
+{
+    // PyTorch's export_memory_timeline raw data (HTA's memory_analysis): [[time, action, bytes, category], ...].
+    if (firstArrayElement.size() > 2 && firstArrayElement.front() == '[') {
+        size_t commas = 0;
+        bool numeric = true;
+        for (const char c : firstArrayElement.substr(1, firstArrayElement.size() - 2)) {
+            if (c == ',')
+                ++commas;
+            else if (!jsonscan::isSpace(c) && c != '-' && c != '.' && c != 'e' && c != 'E' && c != '+'
+                     && (c < '0' || c > '9'))
+                numeric = false;
+        }
+        if (numeric && commas == 3)
+            return "a PyTorch memory timeline (export_memory_timeline's [time, action, bytes, category] rows), not a "
+                   "Kineto trace";
+    }
+    return {};
+}
 
 class TraceParser {
 public:
@@ -41,6 +69,7 @@ public:
     uint64_t bytesRead() const { return m_base + m_len; }
     std::function<std::optional<LoadError>()> sourceError;  // set by the caller for I/O errors
     uint64_t sizeHint = 0;  // expected uncompressed bytes, 0 = unknown
+    bool isGzip = false;    // the compression-ratio guard applies
     // Accounts for the rest of the file's compressed bytes, however parsing ended.
     void completeProgress(uint64_t compressedTotal)
     {
@@ -82,6 +111,7 @@ private:
     uint64_t m_reportedCompressed = 0;
     uint64_t m_reportedEvents = 0;
     std::map<std::string, std::string> m_metadata;
+    std::string m_stopped;  // why fill() stopped reading before the end (a limit)
 };
 
 bool TraceParser::fill()
@@ -96,9 +126,11 @@ bool TraceParser::fill()
         m_pos = 1;
     }
     // Read what is left of the file when its size is known and small, else a chunk.
+    // An element still incomplete after a chunk doubles the read: it is rescanned log(n) times, not n/chunk.
     const uint64_t read = m_base + m_len;
     const uint64_t left = sizeHint > read ? sizeHint - read : 0;
-    const size_t want = static_cast<size_t>(left ? std::min<uint64_t>(m_chunk, left + 1) : m_chunk);
+    const uint64_t step = std::max<uint64_t>(m_chunk, m_len - m_pos);
+    const size_t want = static_cast<size_t>(left ? std::min<uint64_t>(step, left + 1) : step);
     m_buf.ensure(m_len + want + simdjson::SIMDJSON_PADDING, m_len);
     size_t got = 0;
     while (got < want) {
@@ -111,6 +143,25 @@ bool TraceParser::fill()
     }
     m_len += got;
     if (m_base + m_len > m_options.maxUncompressedBytes) {
+        m_stopped = "uncompressed size exceeds the limit of " + mib(m_options.maxUncompressedBytes)
+            + " (--max-uncompressed-mb raises it)";
+        m_eof = true;
+        return false;
+    }
+    // A gzip bomb inflates about 1000:1, JSON traces 5-30:1: past 1 GiB, over 200:1 is a bomb.
+    const uint64_t inflated = m_base + m_len;
+    const uint64_t compressed = m_compressedDone ? m_compressedDone() : 0;
+    if (isGzip && m_options.maxGzipRatio > 0 && inflated > (1ull << 30) && compressed > 0
+        && inflated / compressed > m_options.maxGzipRatio) {
+        m_stopped = "inflates more than " + std::to_string(m_options.maxGzipRatio)
+            + " times its compressed size (a gzip bomb?): stopped after " + mib(inflated);
+        m_eof = true;
+        return false;
+    }
+    // One event or value this large is no trace (or a bomb): it would only be buffered.
+    if (m_len - m_pos > std::max<uint64_t>(kMaxElementBytes, 2 * m_chunk)) {
+        m_stopped = "a single JSON value larger than " + mib(kMaxElementBytes) + " starts at byte "
+            + std::to_string(m_base + m_pos) + "; no trace event is that large";
         m_eof = true;
         return false;
     }
@@ -135,11 +186,8 @@ std::optional<LoadError> TraceParser::endOfInput(const char* where)
         if (auto e = sourceError())
             return e;
     }
-    if (m_base + m_len > m_options.maxUncompressedBytes)
-        return error(LoadErrorKind::TooLarge, m_base + m_len,
-                     "uncompressed size exceeds the limit of " + std::to_string(m_options.maxUncompressedBytes >> 20)
-                         + " MiB",
-                     true);
+    if (!m_stopped.empty())
+        return error(LoadErrorKind::TooLarge, m_base + m_len, m_stopped, true);
     return error(LoadErrorKind::Truncated, m_base + m_len, std::string("file ends ") + where, true);
 }
 
@@ -162,6 +210,12 @@ std::optional<LoadError> TraceParser::run()
             return e;
         return error(LoadErrorKind::NotJson, 0, "file is empty");
     }
+    // A UTF-8 byte order mark (Windows editors write one) is not JSON, but harmless.
+    if (m_base + m_pos == 0 && m_len - m_pos >= 3 && std::memcmp(m_buf.data() + m_pos, "\xEF\xBB\xBF", 3) == 0) {
+        m_pos += 3;
+        if (!skipWhitespace())
+            return error(LoadErrorKind::NotJson, 3, "file holds only a byte order mark");
+    }
     if (m_buf[m_pos] == '[') {
         // Say whether it is JSON at all when that is cheap to know (a small file).
         size_t end;
@@ -173,12 +227,26 @@ std::optional<LoadError> TraceParser::run()
             }
         if (end == jsonscan::kMalformed || (end == jsonscan::kIncomplete && ended))
             return error(LoadErrorKind::NotJson, m_base + m_pos, "starts like a JSON array but is not JSON");
+        size_t first = m_pos + 1;
+        while (first < m_len && jsonscan::isSpace(m_buf[first]))
+            ++first;
+        const size_t firstEnd = jsonscan::valueEnd(m_buf.data(), first, m_len);
+        if (firstEnd < m_len) {
+            const std::string what = knownNonTrace(std::string_view(m_buf.data() + first, firstEnd - first));
+            if (!what.empty())
+                return error(LoadErrorKind::NotATrace, m_base + m_pos, what);
+        }
         return error(LoadErrorKind::NotATrace, m_base + m_pos,
                      std::string(end == jsonscan::kIncomplete ? "not a trace" : "JSON, but not a trace")
                          + ": the top level is an array, not an object with \"traceEvents\"");
     }
-    if (m_buf[m_pos] != '{')
-        return error(LoadErrorKind::NotJson, m_base + m_pos, "expected '{' at the start of a Chrome trace");
+    if (m_buf[m_pos] != '{') {
+        const unsigned char c = static_cast<unsigned char>(m_buf[m_pos]);
+        char found[16];
+        std::snprintf(found, sizeof found, c >= 0x20 && c < 0x7f ? "'%c'" : "byte 0x%02X", c);
+        return error(LoadErrorKind::NotJson, m_base + m_pos,
+                     std::string("expected '{' at the start of a Chrome trace, found ") + found);
+    }
     ++m_pos;
     bool sawEvents = false;
     for (;;) {
@@ -208,6 +276,15 @@ std::optional<LoadError> TraceParser::run()
         ++m_pos;
         if (!skipWhitespace())
             return endOfInput("after a top-level key");
+        if (!sawEvents && key == "nodes" && m_metadata.count("schema")) {
+            // PyTorch's execution trace (*_et.json: schema, pid, time, nodes): stop before its nodes.
+            std::string schema = m_metadata["schema"];
+            if (schema.size() >= 2 && schema.front() == '"')
+                schema = schema.substr(1, schema.size() - 2);
+            return error(LoadErrorKind::NotATrace, m_base + m_pos,
+                         "a PyTorch execution trace (schema " + schema.substr(0, 40)
+                             + "), not a Kineto trace; HTA reads it beside the Kineto trace, Kinetoscope does not");
+        }
         if (key == "traceEvents") {
             if (m_buf[m_pos] != '[')
                 return error(LoadErrorKind::NoTraceEvents, m_base + m_pos, "\"traceEvents\" is not an array");
@@ -286,8 +363,12 @@ std::optional<LoadError> TraceParser::parseEvents()
         // Parse what is complete before reading more; read when nothing complete is left.
         if (!elements.empty() && m_len - m_pos >= m_chunk)
             continue;
-        if (!fill())
+        if (!fill()) {
+            // The split stops after about a chunk: the end of a file may already be in the buffer.
+            if (!elements.empty() && m_pos < m_len)
+                continue;
             return endOfInput("inside \"traceEvents\"");
+        }
     }
 }
 
@@ -326,11 +407,12 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
     }
     parsed.trace.compressedBytes = reader.compressedSize();
     parsed.trace.gzip = reader.isGzip();
-    builder.reserveForJsonBytes(reader.expectedUncompressedSize());
+    builder.reserveForJsonBytes(std::min(reader.expectedUncompressedSize(), options.maxUncompressedBytes));
     TraceParser parser(
         builder, options, [&reader](char* dest, size_t n) { return reader.read(dest, n); }, progress,
         [&reader] { return reader.compressedConsumed(); }, stop);
     parser.sizeHint = reader.expectedUncompressedSize();
+    parser.isGzip = reader.isGzip();
     parser.sourceError = [&reader]() -> std::optional<LoadError> {
         if (!reader.failed())
             return std::nullopt;
@@ -343,6 +425,10 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
         return e;
     };
     auto error = parser.run();
+    if (!error && parser.sourceError)
+        error = parser.sourceError();  // a bad CRC after the last event: the events are kept, marked partial
+    if (error && !reader.isGzip() && reader.compressedSize() > 0 && file.extension() == ".gz")
+        error->message += " (the file is named .gz but is not gzip-compressed)";
     if (error) {
         error->file = file;
         error->inflated = reader.isGzip();

@@ -40,7 +40,7 @@ void printUsage(std::ostream& out)
         out << "  " << name << std::string(width - name.size() + 2, ' ') << command.summary << '\n';
     out << "\nRun 'kinetoscope-cli COMMAND --help' for a command's options.\n\n"
            "Common options: --format table|csv|json, -o/--output FILE, --width N, --full-names,\n"
-           "--hta-compat, --include-last-step, --allow-partial, --ranks 0,2-5, --log-level LEVEL.\n"
+           "--hta-compat, --include-last-step, --allow-partial, --ranks 0,2-5, --step N, --log-level LEVEL.\n"
         << kExitCodesHelp;
 }
 

@@ -116,7 +116,7 @@ Action setupBench(CLI::App& app, const Invocation& invocation)
 
 const CommandRegistrar kRegistrar{{"bench", "Benchmark: load throughput (MB/s, events/s), bytes/event, peak RSS",
                                    "kinetoscope-cli bench load RUN [--repeat N] [--threads N] [--chunk-mb N]",
-                                   &setupBench}};
+                                   &setupBench, kRunInput | kTableOutput | kLoadOptions}};
 
 } // namespace
 

@@ -40,6 +40,8 @@ struct CommonOptions {
     bool includeLastStep = false;
     bool allowPartial = false;
     RankSet ranks;  // empty = all
+    int step = -1;  // --step N: only ProfilerStep N (model/runslice.h); -1 = the whole run
+    int64_t maxUncompressedMb = 0;  // 0 = LoadOptions' default (twice the physical memory)
     std::string logLevel;
 };
 
@@ -55,7 +57,8 @@ enum CommonSet : unsigned {
     kRunInput = 1,     // RUN... positional
     kTableOutput = 2,  // --format, --output, --width, --full-names
     kLoadOptions = 4,  // --hta-compat, --include-last-step, --allow-partial, --ranks
-    kAnalysis = kRunInput | kTableOutput | kLoadOptions,
+    kStep = 8,         // --step N (loadRunForCommand slices the run to that ProfilerStep)
+    kAnalysis = kRunInput | kTableOutput | kLoadOptions | kStep,
 };
 
 using Action = std::function<int()>;
@@ -137,6 +140,8 @@ int runAnalysis(const Invocation& invocation, Compute compute, const TableStyle&
 }
 
 LoadOptions loadOptionsFor(const Invocation& invocation);
+// A command's --rank R (HTA's rank=R argument): the invocation with --ranks R; rank < 0 = as given.
+Invocation withRank(const Invocation& invocation, int rank);
 
 int runCli(int argc, char** argv);
 

@@ -178,7 +178,20 @@ void addCommonOptions(CLI::App& app, Invocation& invocation, unsigned which)
                 ""))
             ->type_name("LIST")
             ->group(group);
+        app.add_option("--max-uncompressed-mb", common.maxUncompressedMb,
+                       "stop reading a file past this many MiB of JSON, a gzip bomb's guard (default: twice the "
+                       "physical memory, at least 8192)")
+            ->check(wholeNumber(1, int64_t(1) << 40))
+            ->type_name("N")
+            ->group(group);
     }
+    if (which & kStep)
+        app.add_option("--step", common.step,
+                       "only ProfilerStep N: its CPU events and the GPU work they launched, on every rank (HTA's "
+                       "iteration filter)")
+            ->check(wholeNumber(0, INT32_MAX))
+            ->type_name("N")
+            ->group(group);
     app.add_option_function<std::string>(
            "--log-level", [&common](const std::string& value) { common.logLevel = value; },
            "debug, info, warning, error or off, or per category: model=debug,cli=info")
@@ -199,7 +212,19 @@ LoadOptions loadOptionsFor(const Invocation& invocation)
     options.htaCompat = invocation.common.htaCompat;
     options.includeLastStep = invocation.common.includeLastStep;
     options.onlyRanks = invocation.common.ranks;
+    if (invocation.common.maxUncompressedMb > 0)
+        options.maxUncompressedBytes = uint64_t(invocation.common.maxUncompressedMb) << 20;
     return options;
+}
+
+Invocation withRank(const Invocation& invocation, int rank)
+{
+    Invocation local = invocation;
+    if (rank >= 0) {
+        local.common.ranks = RankSet();
+        local.common.ranks.insert(rank);
+    }
+    return local;
 }
 
 } // namespace kscope::cli

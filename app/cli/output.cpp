@@ -6,7 +6,9 @@
 #include "analysis/resulttables.h"
 #include "model/atomicfile.h"
 #include "model/log.h"
+#include "model/runslice.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <sstream>
@@ -96,6 +98,47 @@ std::string joined(const std::vector<std::string>& items)
     return text;
 }
 
+// --step N: the run cut to that ProfilerStep, as the GUI's step selector cuts it. False (with
+// the run's steps on stderr) when no rank has it.
+bool sliceToStep(LoadedRun& loaded, int step, const std::string& prefix)
+{
+    std::vector<int> steps;
+    std::vector<int> without;
+    for (const RankTrace& r : loaded.run->ranks) {
+        bool has = false;
+        for (const ProfilerStep& s : r.steps) {
+            steps.push_back(s.number);
+            has = has || s.number == step;
+        }
+        if (!has)
+            without.push_back(r.rank);
+    }
+    std::sort(steps.begin(), steps.end());
+    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+    if (!std::binary_search(steps.begin(), steps.end(), step)) {
+        std::string list;
+        for (size_t k = 0; k < steps.size() && k < 12; ++k)
+            list += (k ? ", " : "") + std::to_string(steps[k]);
+        if (steps.size() > 12)
+            list += ", ... (" + std::to_string(steps.size()) + " in all)";
+        std::cerr << "error: " << prefix << "--step " << step << ": no rank has ProfilerStep#" << step << " ("
+                  << (steps.empty() ? std::string("the run has no ProfilerStep left after trimming the last one")
+                                    : "its steps: " + list)
+                  << ")\n";
+        return false;
+    }
+    if (!without.empty()) {
+        RankSet lacking;
+        for (int r : without)
+            lacking.insert(r);
+        loaded.notes.push_back(prefix + "--step " + std::to_string(step) + ": " + (without.size() == 1 ? "rank " : "ranks ")
+                               + lacking.toString(8) + " " + (without.size() == 1 ? "has" : "have") + " no ProfilerStep#"
+                               + std::to_string(step) + " (no events)");
+    }
+    loaded.run = sliceRunToStep(*loaded.run, step);
+    return true;
+}
+
 } // namespace
 
 std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode, const std::string& which)
@@ -139,6 +182,10 @@ std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& ex
     for (const LoadError& e : run.errors)
         failed = failed || e.kind != LoadErrorKind::Cancelled;
     loaded.incomplete = failed;
+    if (invocation.common.step >= 0 && !sliceToStep(loaded, invocation.common.step, prefix)) {
+        exitCode = kExitNoRank;
+        return std::nullopt;
+    }
     exitCode = kExitOk;
     return loaded;
 }

@@ -26,6 +26,16 @@ public:
         return *this;
     }
 
+    // Later events of the current rank go to this (pid, tid); (0, 0) until then.
+    RunBuilder& onThread(int64_t pid, int64_t tid)
+    {
+        if (m_ranks.empty())
+            rank(0);
+        m_ranks.back().pid = pid;
+        m_ranks.back().tid = tid;
+        return *this;
+    }
+
     // A CPU-side event (runtime call by default).
     RunBuilder& cpu(const std::string& name, double tsUs, double durUs, int64_t correlation = -1,
                     const std::string& category = "cuda_runtime")
@@ -60,8 +70,8 @@ public:
             ParsedFile& file = files.emplace_back();
             file.rankFromContent = pending.number;
             RankBuilder builder(file.strings, file.trace);
-            const ThreadIndex thread = builder.threadIndex(0, {}, 0, {});
             for (const Pending& e : pending.events) {
+                const ThreadIndex thread = builder.threadIndex(e.pid, {}, e.tid, {});
                 const StringId category = file.strings.intern(e.category);
                 builder.appendEvent({.tsNs = e.tsNs,
                                      .durNs = e.durNs,
@@ -88,9 +98,13 @@ private:
         int64_t tsNs = 0;
         int64_t durNs = 0;
         int64_t correlation = -1;
+        int64_t pid = 0;
+        int64_t tid = 0;
     };
     struct PendingRank {
         int number = 0;
+        int64_t pid = 0;
+        int64_t tid = 0;
         std::vector<Pending> events;
     };
 
@@ -101,7 +115,8 @@ private:
     {
         if (m_ranks.empty())
             rank(0);
-        m_ranks.back().events.push_back({name, category, stream, toNs(tsUs), toNs(durUs), correlation});
+        PendingRank& r = m_ranks.back();
+        r.events.push_back({name, category, stream, toNs(tsUs), toNs(durUs), correlation, r.pid, r.tid});
     }
 
     std::vector<PendingRank> m_ranks;

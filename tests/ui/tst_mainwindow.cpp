@@ -63,6 +63,7 @@ private slots:
     void cpuOnlyAndOneRankRunsSayWhy();
     void comparisonViewShowsBothRuns();
     void launchAndQueueViewsFollowTheRank();
+    void stepsHeatMapSelectsRankAndStep();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -477,6 +478,28 @@ void TestMainWindow::launchAndQueueViewsFollowTheRank()
     QVERIFY(queue->charts().at(1)->graphCount() >= 1);
     QVERIFY(queue->charts().front()->title().contains(QStringLiteral("rank 2")));
     screenshot(&w(), "launches-and-queue");
+}
+
+void TestMainWindow::stepsHeatMapSelectsRankAndStep()
+{
+    w().dock(QStringLiteral("steps"))->raise();
+    QVERIFY(waitIdle(w()));
+    AnalysisView* steps = w().view(QStringLiteral("steps"));
+    ChartView* chart = steps->charts().front();
+    QCOMPARE(chart->plottableCount(), 1);  // the rank x step colour map
+    // The sample's straggler (rank 5, written with --straggler 5) is found and marked.
+    QVERIFY2(chart->footnote().contains(QStringLiteral("straggler")), qPrintable(chart->footnote()));
+    const Table stragglers = steps->tables().at(1).table;
+    QVERIFY(!stragglers.rows.empty());
+    screenshot(&w(), "steps");
+    // A click on a cell selects its rank and step everywhere.
+    chart->replot();
+    const QPoint cell(int(chart->xAxis->coordToPixel(1)), int(chart->yAxis->coordToPixel(3)));
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, cell);
+    QCOMPARE(w().session()->selection()->rank(), 3);
+    QCOMPARE(w().session()->selection()->step(), w().run()->ranks.front().steps.at(1).number);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(steps->charts().front()->plottableCount(), 1);  // still the whole run's map
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

@@ -14,7 +14,9 @@
 #include "analysis/launchstats.h"
 #include "analysis/launchtables.h"
 #include "analysis/memorybandwidth.h"
+#include "analysis/patterntables.h"
 #include "analysis/queuelength.h"
+#include "analysis/steps.h"
 #include "analysis/tracediff.h"
 #include "model/synth/synthrun.h"
 #include "model/trace.h"
@@ -208,6 +210,10 @@ Table TestViewTransitions::expected(const QString& name) const
     }
     if (name.startsWith(QLatin1String("memory-bw-")))
         return memoryBwSummaryTable(memoryBandwidth(slice, {.htaCompat = hta, .ranks = {rankNumber(name)}}));
+    if (name == QLatin1String("step-spans"))
+        return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
+    if (name == QLatin1String("stragglers"))
+        return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
     if (name == QLatin1String("import-issues") && !m_window->session()->testRun())
         return importIssuesTable(*m_window->run());
     return {};
@@ -239,17 +245,17 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: ten analyses for eleven requests
-    // (summary, temporal twice, kernels, kernel distribution, idle and its histogram, overlap,
-    // launches, queue length, bandwidth).
+    // Overview and Temporal breakdown show one temporal result: twelve analyses for thirteen
+    // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
+    // overlap, launches, queue length, bandwidth, steps, stragglers).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 10);
+    QCOMPARE(w().session()->computedCount() - computed, 12);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 10);
+    QCOMPARE(w().session()->computedCount() - computed, 12);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -88,4 +88,18 @@ struct SeriesChartData {
     QString message;
 };
 
+// A grid of values (rank x step): cell (x, y) = values[y * xKeys.size() + x]; NaN = no value.
+struct HeatMapData {
+    QString title;
+    QString xLabel;
+    QString yLabel;
+    QString valueLabel;
+    QVector<double> xKeys;      // step numbers
+    QVector<double> yKeys;      // rank numbers
+    QStringList yLabels;        // tick text per row (a mark on stragglers)
+    QVector<double> values;
+    QString footnote;
+    QString message;
+};
+
 } // namespace kscope

@@ -12,5 +12,6 @@ void drawBars(ChartView& view, const BarChartData& data);
 void drawBoxes(ChartView& view, const BoxChartData& data);
 void drawHistogram(ChartView& view, const HistogramData& data);
 void drawSeries(ChartView& view, const SeriesChartData& data);
+void drawHeatMap(ChartView& view, const HeatMapData& data);
 
 } // namespace kscope

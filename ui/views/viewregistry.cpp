@@ -13,7 +13,8 @@ namespace kscope {
     X(issuesViewSpec) \
     X(diffViewSpec) \
     X(launchViewSpec) \
-    X(queueViewSpec)
+    X(queueViewSpec) \
+    X(stepsViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)
