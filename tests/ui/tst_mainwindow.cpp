@@ -64,6 +64,7 @@ private slots:
     void comparisonViewShowsBothRuns();
     void launchAndQueueViewsFollowTheRank();
     void stepsHeatMapSelectsRankAndStep();
+    void patternsViewFollowsOperatorAndRank();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -500,6 +501,24 @@ void TestMainWindow::stepsHeatMapSelectsRankAndStep()
     QCOMPARE(w().session()->selection()->step(), w().run()->ranks.front().steps.at(1).number);
     QVERIFY(waitIdle(w()));
     QCOMPARE(steps->charts().front()->plottableCount(), 1);  // still the whole run's map
+}
+
+void TestMainWindow::patternsViewFollowsOperatorAndRank()
+{
+    w().dock(QStringLiteral("patterns"))->raise();
+    w().session()->selection()->setRank(1);
+    w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("forward"));
+    QVERIFY(waitIdle(w()));
+    AnalysisView* patterns = w().view(QStringLiteral("patterns"));
+    const QList<TableExport> tables = patterns->tables();
+    QCOMPARE(tables.size(), 2);
+    QCOMPARE(tables.front().name, QStringLiteral("kernel-patterns-rank1"));
+    QVERIFY(!tables.front().table.rows.empty());  // the sample's forward passes launch GEMMs
+    ResultTableView* table = patterns->tableViews().front();
+    table->setCurrentIndex(table->model()->index(0, 0));
+    QVERIFY(w().session()->selection()->kernel() != 0);  // the pattern's first kernel
+    screenshot(&w(), "patterns");
+    w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("aten::linear"));
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

@@ -14,6 +14,8 @@
 #include "analysis/launchstats.h"
 #include "analysis/launchtables.h"
 #include "analysis/memorybandwidth.h"
+#include "analysis/annotations.h"
+#include "analysis/kernelpatterns.h"
 #include "analysis/patterntables.h"
 #include "analysis/queuelength.h"
 #include "analysis/steps.h"
@@ -210,6 +212,20 @@ Table TestViewTransitions::expected(const QString& name) const
     }
     if (name.startsWith(QLatin1String("memory-bw-")))
         return memoryBwSummaryTable(memoryBandwidth(slice, {.htaCompat = hta, .ranks = {rankNumber(name)}}));
+    if (name.startsWith(QLatin1String("kernel-patterns-rank"))) {
+        KernelPatternOptions options;
+        options.htaCompat = hta;
+        options.operatorName = m_window->session()->option(QStringLiteral("patterns"), QStringLiteral("operator"),
+                                                           QStringLiteral("aten::linear")).toString().toStdString();
+        options.ranks = {rankNumber(name)};
+        return patternsTable(slice, frequentKernelSequences(slice, options));
+    }
+    if (name.startsWith(QLatin1String("annotations-rank"))) {
+        AnnotationOptions options;
+        options.htaCompat = hta;
+        options.ranks = {rankNumber(name)};
+        return annotationsTable(slice, userAnnotationBreakdown(slice, options));
+    }
     if (name == QLatin1String("step-spans"))
         return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
     if (name == QLatin1String("stragglers"))
@@ -245,17 +261,17 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: twelve analyses for thirteen
+    // Overview and Temporal breakdown show one temporal result: fourteen analyses for fifteen
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
-    // overlap, launches, queue length, bandwidth, steps, stragglers).
+    // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 12);
+    QCOMPARE(w().session()->computedCount() - computed, 14);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 12);
+    QCOMPARE(w().session()->computedCount() - computed, 14);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -14,7 +14,8 @@ namespace kscope {
     X(diffViewSpec) \
     X(launchViewSpec) \
     X(queueViewSpec) \
-    X(stepsViewSpec)
+    X(stepsViewSpec) \
+    X(patternsViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

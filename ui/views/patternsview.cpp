@@ -1,0 +1,183 @@
+// Frequent kernel sequences under an operator (HTA's get_frequent_cuda_kernel_sequences) and
+// the time per user annotation (get_gpu_user_annotation_breakdown), for the selected rank. The
+// operator box completes from the run's op names; a click on a pattern selects its first kernel.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+
+#include "analysis/annotations.h"
+#include "analysis/kernelpatterns.h"
+#include "analysis/patterntables.h"
+#include "model/trace.h"
+
+#include <QCheckBox>
+#include <QCompleter>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStringListModel>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kOperator = QStringLiteral("operator");
+const QString kCpuAnnotations = QStringLiteral("cpuAnnotations");
+
+class PatternsView : public AnalysisView {
+public:
+    PatternsView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_operator(new QLineEdit(this)),
+          m_cpu(new QCheckBox(tr("CPU annotations"), this)),
+          m_patterns(new ResultTableView(QStringLiteral("kernel-patterns"), this)),
+          m_annotations(new ResultTableView(QStringLiteral("annotations"), this)),
+          m_names(new QStringListModel(this))
+    {
+        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_operator->setPlaceholderText(tr("Operator, e.g. aten::linear"));
+        m_operator->setText(option(kOperator, QStringLiteral("aten::linear")));
+        auto* completer = new QCompleter(m_names, this);
+        completer->setCaseSensitivity(Qt::CaseInsensitive);
+        completer->setFilterMode(Qt::MatchContains);
+        m_operator->setCompleter(completer);
+        m_cpu->setToolTip(tr("CPU-side user annotations (user_annotation) instead of GPU ones"));
+        m_patterns->setWideColumn(QStringLiteral("pattern"));
+        m_annotations->setWideColumn(QStringLiteral("name"));
+        auto* top = new QHBoxLayout;
+        top->addWidget(new QLabel(tr("Operator:"), this));
+        top->addWidget(m_operator, 1);
+        top->addWidget(m_cpu);
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_patterns, tr("Kernel sequences"));
+        tabs->addTab(m_annotations, tr("User annotations"));
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addLayout(top);
+        layout->addWidget(m_caption);
+        layout->addWidget(tabs, 1);
+        addTableView(m_patterns);
+        addTableView(m_annotations);
+        connect(m_operator, &QLineEdit::editingFinished, this, [this] { setOption(kOperator, m_operator->text().trimmed()); });
+        connect(m_cpu, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuAnnotations, on); });
+        connect(m_patterns, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            const quint32 kernel = index.data(kIdRole).toUInt();
+            if (kernel != 0 && this->session()->slice())
+                pickKernel(kernel, fmt::qstr(this->session()->slice()->str(StringId{kernel})));
+        });
+        refresh();
+    }
+
+protected:
+    int shownRank() const
+    {
+        const auto slice = session()->slice();
+        if (!slice || slice->ranks.empty())
+            return -1;
+        const int selected = selection()->rank();
+        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
+    }
+    QString op() const { return option(kOperator, QStringLiteral("aten::linear")); }
+    bool cpu() const { return boolOption(kCpuAnnotations, false); }
+    QString patternsKey() const { return QStringLiteral("patterns|rank=%1|op=%2").arg(shownRank()).arg(op()); }
+    QString annotationsKey() const { return QStringLiteral("annotations|rank=%1|cpu=%2").arg(shownRank()).arg(cpu()); }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        const int rank = shownRank();
+        const std::string name = op().toStdString();
+        const bool onCpu = cpu();
+        return {analysisRequest<KernelPatterns>(patternsKey(),
+                                                [rank, name](const Run& run) {
+                                                    KernelPatternOptions o;
+                                                    o.htaCompat = run.htaCompat;
+                                                    o.operatorName = name;
+                                                    o.ranks = {rank};
+                                                    return frequentKernelSequences(run, o);
+                                                }),
+                analysisRequest<AnnotationBreakdown>(annotationsKey(), [rank, onCpu](const Run& run) {
+                    AnnotationOptions o;
+                    o.htaCompat = run.htaCompat;
+                    o.cpu = onCpu;
+                    o.ranks = {rank};
+                    return userAnnotationBreakdown(run, o);
+                })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_patternsResult = results.share<KernelPatterns>(patternsKey());
+        m_annotationsResult = results.share<AnnotationBreakdown>(annotationsKey());
+        {
+            const QSignalBlocker a(m_operator), b(m_cpu);
+            m_operator->setText(op());
+            m_cpu->setChecked(cpu());
+        }
+        // Completion from the run's own operator names.
+        QStringList names;
+        for (const std::string& n : operatorNames(slice(), std::string(), 2000))
+            names << fmt::qstr(n);
+        m_names->setStringList(names);
+        // A pattern row selects its first kernel (names[1]: names[0] is the operator).
+        QVector<quint32> ids;
+        for (const KernelPattern& p : m_patternsResult->patterns)
+            ids.push_back(p.names.size() > 1 ? p.names[1].value : 0);
+        const Table patterns = patternsTable(slice(), *m_patternsResult);
+        m_patterns->setTable(std::make_shared<Table>(patterns), patterns.rows.size() == size_t(ids.size()) ? ids : QVector<quint32>{});
+        m_annotations->setTable(std::make_shared<Table>(annotationsTable(slice(), *m_annotationsResult)));
+        QStringList notes;
+        for (const std::string& n : m_patternsResult->notes)
+            notes << fmt::qstr(n);
+        if (!m_patternsResult->error.empty())
+            notes << fmt::qstr(m_patternsResult->error);
+        m_caption->setText(tr("<b>Rank %1</b> — %2%3")
+                               .arg(shownRank())
+                               .arg(fmt::count(qint64(m_patternsResult->patterns.size()), "pattern", "patterns"))
+                               .arg(notes.isEmpty() ? QString() : QStringLiteral(": ") + notes.join(QStringLiteral("; ")).toHtmlEscaped()));
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_patternsResult.reset();
+        m_annotationsResult.reset();
+        m_caption->setText(message.size() < 60 ? message : QString());
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        return {{QStringLiteral("kernel-patterns-rank%1").arg(shownRank()), patternsTable(slice(), *m_patternsResult)},
+                {QStringLiteral("annotations-rank%1").arg(shownRank()), annotationsTable(slice(), *m_annotationsResult)}};
+    }
+
+private:
+    QLabel* m_caption;
+    QLineEdit* m_operator;
+    QCheckBox* m_cpu;
+    ResultTableView* m_patterns;
+    ResultTableView* m_annotations;
+    QStringListModel* m_names;
+    std::shared_ptr<const KernelPatterns> m_patternsResult;
+    std::shared_ptr<const AnnotationBreakdown> m_annotationsResult;
+};
+
+} // namespace
+
+ViewSpec patternsViewSpec()
+{
+    return {.id = QStringLiteral("patterns"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Patterns and annotations"),
+            .dockObjectName = "patternsDock",
+            .follows = Follows::Ranks,
+            .create = createView<PatternsView>(),
+            .area = Qt::LeftDockWidgetArea,
+            .tabWith = QStringLiteral("overview"),
+            .raised = false};
+}
+
+} // namespace kscope
