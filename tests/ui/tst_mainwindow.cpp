@@ -491,6 +491,8 @@ void TestMainWindow::stepsHeatMapSelectsRankAndStep()
     // The sample's straggler (rank 5, written with --straggler 5) is found and marked.
     QVERIFY2(chart->footnote().contains(QStringLiteral("straggler")), qPrintable(chart->footnote()));
     const Table stragglers = steps->tables().at(1).table;
+    // Marked in the per-rank charts too, from the same one result.
+    QVERIFY(w().view(QStringLiteral("temporal"))->charts().front()->footnote().contains(QStringLiteral("stragglers")));
     QVERIFY(!stragglers.rows.empty());
     screenshot(&w(), "steps");
     // A click on a cell selects its rank and step everywhere.

@@ -6,6 +6,7 @@
 #include "plots/chartview.h"
 
 #include "analysis/resulttables.h"
+#include "analysis/steps.h"
 #include "model/trace.h"
 
 #include <QGuiApplication>
@@ -186,6 +187,26 @@ void AnalysisView::markRanks(ChartView* chart) const
 {
     chart->setMarkedIds(partialRanks());
     chart->setHighlightedIds(selection()->ranks());
+}
+
+AnalysisRequest AnalysisView::stragglersRequest() const
+{
+    // The whole run, whatever step is selected: stragglers are a property of the steps together.
+    const std::shared_ptr<const Run> whole = m_session->run();
+    return analysisRequest<Stragglers>(QStringLiteral("stragglers"), [whole](const Run&) {
+        return potentialStragglers(*whole, {.htaCompat = whole->htaCompat});
+    });
+}
+
+QString AnalysisView::stragglersNote(const ResultSet& results) const
+{
+    const auto stragglers = results.share<Stragglers>(QStringLiteral("stragglers"));
+    if (!stragglers || stragglers->ranks.empty())
+        return {};
+    QStringList ranks;
+    for (int r : stragglers->ranks)
+        ranks << QString::number(r);
+    return tr("⚑ potential stragglers (HTA's late-start rule): rank %1").arg(ranks.join(QStringLiteral(", ")));
 }
 
 QString AnalysisView::option(const QString& name, const QVariant& fallback) const

@@ -100,6 +100,10 @@ protected:
     QList<int> partialRanks() const;
     // A per-rank chart after drawing: partial ranks hatched, the selection highlighted.
     void markRanks(ChartView* chart) const;
+    // HTA's potential stragglers of the whole shown run, one result shared by every view that
+    // marks them (key "stragglers"), and the footnote that names them.
+    AnalysisRequest stragglersRequest() const;
+    QString stragglersNote(const ResultSet& results) const;
     QString option(const QString& name, const QVariant& fallback) const;
     double numberOption(const QString& name, double fallback) const;
     bool boolOption(const QString& name, bool fallback) const;

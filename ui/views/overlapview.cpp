@@ -33,14 +33,17 @@ protected:
     QList<AnalysisRequest> requests() const override
     {
         return {analysisRequest<Overlap>(QStringLiteral("overlap"),
-                                         [](const Run& run) { return commCompOverlap(run, {.htaCompat = run.htaCompat}); })};
+                                         [](const Run& run) { return commCompOverlap(run, {.htaCompat = run.htaCompat}); }),
+                stragglersRequest()};
     }
 
     void present(const ResultSet& results) override
     {
         m_result = results.share<Overlap>(QStringLiteral("overlap"));
         BarChartData data = overlapBars(*m_result);
-        data.footnote = failedRanksNote();
+        QStringList notes{failedRanksNote(), stragglersNote(results)};
+        notes.removeAll(QString());
+        data.footnote = notes.join(QStringLiteral(" · "));
         drawBars(*m_chart, data);
         markRanks(m_chart);
     }

@@ -79,9 +79,7 @@ protected:
         // The whole run, whatever step is selected: the map is where a step is chosen.
         const std::shared_ptr<const Run> whole = session()->run();
         return {analysisRequest<ProfilerSteps>(kStepsKey, [whole](const Run&) { return profilerSteps(*whole); }),
-                analysisRequest<Stragglers>(kStragglersKey, [whole](const Run&) {
-                    return potentialStragglers(*whole, {.htaCompat = whole->htaCompat});
-                })};
+                stragglersRequest()};
     }
 
     void present(const ResultSet& results) override

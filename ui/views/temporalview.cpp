@@ -44,7 +44,7 @@ public:
     }
 
 protected:
-    QList<AnalysisRequest> requests() const override { return {temporalRequest()}; }
+    QList<AnalysisRequest> requests() const override { return {temporalRequest(), stragglersRequest()}; }
 
     void present(const ResultSet& results) override
     {
@@ -53,7 +53,9 @@ protected:
         const QSignalBlocker blocker(m_percent);  // the option may have been set elsewhere
         m_percent->setChecked(percent);
         BarChartData data = temporalBars(*m_result, percent);
-        data.footnote = failedRanksNote();
+        QStringList notes{failedRanksNote(), stragglersNote(results)};
+        notes.removeAll(QString());
+        data.footnote = notes.join(QStringLiteral(" · "));
         drawBars(*m_chart, data);
         markRanks(m_chart);
     }
