@@ -71,9 +71,9 @@ Action setupReport(CLI::App& app, const Invocation& invocation)
 
 const CommandRegistrar kRegistrar{
     {"report", "Every chart (PNG) and table (CSV) of the GUI's views, and an index.html, without a display",
-     "Draws each view of the desktop application offscreen for the run (the first rank unless\n"
-     "--ranks picks others) and writes its charts, its tables (the CLI's columns) and an index.html\n"
-     "with the run's metadata and import issues into --out. Prints the index's path.",
+     "Draws each view of the desktop application offscreen for the run (the views of one rank show\n"
+     "its first rank; --ranks narrows the run) and writes its charts, its tables (the CLI's columns)\n"
+     "and an index.html with the run's metadata and import issues into --out. Prints the index's path.",
      &setupReport, kRunInput | kLoadOptions}};
 
 } // namespace

@@ -147,6 +147,15 @@ void AnalysisView::pickKernel(quint32 kernel, const QString& name)
     emit kernelPicked(kernel);
 }
 
+int AnalysisView::shownRank() const
+{
+    const auto slice = m_session->slice();
+    if (!slice || slice->ranks.empty())
+        return -1;
+    const int selected = selection()->rank();
+    return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
+}
+
 QList<int> AnalysisView::partialRanks() const
 {
     QList<int> ranks;

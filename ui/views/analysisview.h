@@ -91,6 +91,9 @@ protected:
     void clickRank(int rank);
     void pickKernel(quint32 kernel, const QString& name);
     SelectionModel* selection() const { return m_session->selection(); }
+    // The rank a single-rank view shows: the selected one if the slice has it, else the first
+    // (HTA's default is rank 0); -1 without a slice.
+    int shownRank() const;
     // The slice the presented results belong to (valid in present()).
     const Run& slice() const { return *m_session->slice(); }
     // For per-rank charts: "Hatched: rank 3 read only to byte 1,234 (truncated) · Not shown:

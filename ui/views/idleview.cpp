@@ -68,16 +68,6 @@ public:
         refresh();
     }
 
-    // The rank on screen: the selected one, else the first (HTA's default is rank 0).
-    int shownRank() const
-    {
-        const auto slice = session()->slice();
-        if (!slice || slice->ranks.empty())
-            return -1;
-        const int selected = selection()->rank();
-        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
-    }
-
 protected:
     QString idleKey() const
     {

@@ -98,15 +98,6 @@ public:
     }
 
 protected:
-    int shownRank() const
-    {
-        const auto slice = session()->slice();
-        if (!slice || slice->ranks.empty())
-            return -1;
-        const int selected = selection()->rank();
-        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
-    }
-
     LaunchStatsOptions options() const
     {
         LaunchStatsOptions o;

@@ -74,14 +74,6 @@ public:
     }
 
 protected:
-    int shownRank() const
-    {
-        const auto slice = session()->slice();
-        if (!slice || slice->ranks.empty())
-            return -1;
-        const int selected = selection()->rank();
-        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
-    }
     QString op() const { return option(kOperator, QStringLiteral("aten::linear")); }
     bool cpu() const { return boolOption(kCpuAnnotations, false); }
     QString patternsKey() const { return QStringLiteral("patterns|rank=%1|op=%2").arg(shownRank()).arg(op()); }

@@ -63,14 +63,6 @@ public:
     }
 
 protected:
-    int shownRank() const
-    {
-        const auto slice = session()->slice();
-        if (!slice || slice->ranks.empty())
-            return -1;
-        const int selected = selection()->rank();
-        return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
-    }
     QString queueKey() const { return QStringLiteral("queue|rank=%1").arg(shownRank()); }
     QString bandwidthKey() const { return QStringLiteral("memory-bw|rank=%1").arg(shownRank()); }
 
