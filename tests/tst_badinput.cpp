@@ -232,6 +232,8 @@ private slots:
         QVERIFY(r.out.find("\n0,a.json,2,") != std::string::npos && r.out.find("\n5,b.json,2,") != std::string::npos);
 
         const fs::path et = test::sharedDir() / "traces" / "execution_trace";
+        if (!fs::exists(et))
+            QSKIP("../shared/traces/execution_trace is missing");
         r = test::runCli("info --format csv " + et.string());
         QCOMPARE(r.exitCode, 0);
         QVERIFY2(r.err.find("benchmark_simple_add_et.json.gz: a PyTorch execution trace") != std::string::npos, r.err.c_str());

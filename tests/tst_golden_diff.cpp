@@ -176,21 +176,29 @@ void TestGoldenDiff::golden_data()
 {
     QTest::addColumn<QString>("caseName");
     QTest::addColumn<QString>("step");
+    int rows = 0;
     for (const char* c : kCases) {
         if (!std::filesystem::exists(sharedDir() / "golden" / c / "params.json"))
             continue;
         for (const QJsonValue& call : caseParams(c).value("calls").toArray()) {
             const QString step = call.toObject().value("step").toString();
-            if (step.startsWith("compare_traces_") || step.startsWith("ops_diff_"))
+            if (step.startsWith("compare_traces_") || step.startsWith("ops_diff_")) {
                 QTest::addRow("%s/%s", c, qPrintable(step)) << QString(c) << step;
+                ++rows;
+            }
         }
     }
+    // Without ../shared there are no cases: one row that skips (Qt Test aborts on an empty table).
+    if (rows == 0)
+        QTest::newRow("no shared goldens") << QString() << QString();
 }
 
 void TestGoldenDiff::golden()
 {
     QFETCH(QString, caseName);
     QFETCH(QString, step);
+    if (caseName.isEmpty())
+        QSKIP("no golden diff case here (../shared is missing)");
     const std::string name = caseName.toStdString();
     const QJsonObject params = caseParams(name);
     const auto control = loadSide(params.value("control_dir").toString().toStdString());
