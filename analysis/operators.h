@@ -1,0 +1,112 @@
+#pragma once
+
+// Time per PyTorch operator on host and device (the TensorBoard profiler's Operator view):
+// per CPU op name (or name and input shapes, or call stack) its calls, host time with and
+// without its child ops, and the GPU time of the kernels, memcpys and memsets it launched
+// (anywhere inside it: device total; through its own runtime calls: device self). A GPU event
+// belongs to the innermost op that encloses its launching call on the launching thread (the
+// model's parent chain and launch link). Also which kernels use Tensor Cores, by name.
+//
+// HTA has no such analysis; its nearest is TraceDiff's LabeledTrace.get_ops_summary (count and
+// summed duration per category and name of one rank and iteration): opsSummary() below.
+
+#include "model/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace kscope {
+
+enum class OpGroupBy : uint8_t { Name, Shape, Stack };
+const char* toString(OpGroupBy groupBy);  // "name", "shape", "stack"
+
+struct OperatorOptions {
+    OpGroupBy groupBy = OpGroupBy::Name;
+    bool includeAnnotations = false;  // user annotations (record_function, ProfilerStep#N) count as ops
+    std::vector<int> ranks;           // empty = every rank
+    size_t top = 0;                   // per rank, rows kept by device total time; the rest folded; 0 = all
+};
+
+struct OperatorRow {
+    int rank = -1;
+    StringId name;                 // empty on the folded row
+    StringId inputDims;            // OpGroupBy::Shape: the op's "Input Dims" (empty when not recorded)
+    std::vector<StringId> stack;   // OpGroupBy::Stack: the enclosing ops, outermost first
+    int64_t calls = 0;
+    int64_t hostTotalNs = 0;
+    int64_t hostSelfNs = 0;        // minus the time of its child ops
+    int64_t deviceTotalNs = 0;     // GPU work launched anywhere inside the op
+    int64_t deviceSelfNs = 0;      // GPU work launched by its own runtime calls
+    int64_t tensorCoreTotalNs = 0; // of deviceTotalNs: kernels that use Tensor Cores
+    int64_t tensorCoreSelfNs = 0;
+    int64_t gpuEvents = 0;         // GPU events in device total
+    int64_t foldedRows = 0;        // > 0: the "others" row of --top, folding this many rows
+};
+
+// Per rank: the share of GPU kernel time (kernels only, no memcpy or memset) spent in kernels
+// that use Tensor Cores.
+struct TensorCoreShare {
+    int rank = -1;
+    int64_t kernels = 0;
+    int64_t kernelNs = 0;
+    int64_t tensorCoreKernels = 0;
+    int64_t tensorCoreNs = 0;
+    int64_t outsideOpsNs = 0;  // GPU work (kernels, memcpy, memset) launched outside every op
+};
+
+struct Operators {
+    std::vector<OperatorRow> rows;  // by rank, then device total descending, host total, name
+    std::vector<TensorCoreShare> tensorCores;  // one per rank analysed
+    OpGroupBy groupBy = OpGroupBy::Name;
+    std::string error;
+    std::vector<std::string> notes;
+};
+
+Operators operatorStats(const Run& run, const OperatorOptions& options = {});
+
+// The TensorBoard profiler's rule (its TC_Allowlist, after NVIDIA PyProf) extended to newer
+// kernels: the name holds one of h884, s884, h1688, s1688, hmma, i8816, 16816, c1688,
+// dgrad_1x1_stride_2x2, first_layer_wgrad_kernel, conv1x1, conv2d_c1_k1, direct_group,
+// xmma_gemm, xmma_implicit_gemm, xmma_sparse_conv, xmma_sparse_gemm,
+// xmma_warp_specialized_implicit_gemm, or (beyond it) tensorop, gmma (Hopper's wgmma/hgmma
+// GEMMs), wmma, mfma (AMD), or a Tensile matrix-instruction tag "_MI<n>x<n>" (AMD rocBLAS /
+// hipBLASLt).
+bool usesTensorCores(std::string_view kernelName);
+
+// Per kernel name of each rank: launches, time, and whether it uses Tensor Cores.
+struct KernelTensorCoreRow {
+    int rank = -1;
+    StringId name;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+    bool tensorCores = false;
+};
+std::vector<KernelTensorCoreRow> kernelTensorCores(const Run& run, const std::vector<int>& ranks = {});
+
+// HTA's LabeledTrace.get_ops_summary(extract_ops(rank, iteration, device_type)): per (category,
+// name) of one rank and one iteration the count and summed duration. HTA's ids (cat_id,
+// name_id) come from a Python set's order, which changes with the interpreter's string hash
+// seed; ours are the run's own string ids. Rows sorted by (category, name) text.
+struct OpsSummaryOptions {
+    int rank = -1;   // -1: the run's first rank (HTA's default)
+    int step = -1;   // -1: the first ProfilerStep of the run (HTA's default); -2: every event
+    int device = 0;  // 0 all, 1 CPU (no stream), 2 GPU (HTA: stream != -1)
+};
+struct OpsSummaryRow {
+    StringId category;
+    StringId name;
+    int64_t count = 0;
+    int64_t totalNs = 0;
+};
+struct OpsSummary {
+    int rank = -1;
+    int step = -1;
+    std::vector<OpsSummaryRow> rows;
+    std::string error;
+    std::vector<std::string> notes;
+};
+OpsSummary opsSummary(const Run& run, const OpsSummaryOptions& options = {});
+
+} // namespace kscope
