@@ -1,0 +1,513 @@
+#include "collectives.h"
+
+#include "steps.h"
+
+#include <algorithm>
+#include <charconv>
+#include <limits>
+#include <map>
+#include <set>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <unordered_map>
+
+namespace kscope {
+
+const char* toString(MatchRule rule)
+{
+    return rule == MatchRule::Seq ? "seq" : "order";
+}
+
+namespace {
+
+constexpr int kMaxParentWalk = 32;
+
+bool isCollectiveKernelName(std::string_view name)
+{
+    return name.starts_with("nccl") || name.starts_with("rccl") || name.find("ncclKernel") != std::string_view::npos ||
+           name.find("ncclDevKernel") != std::string_view::npos;
+}
+
+// "ncclDevKernel_AllReduce_Sum_f32_RING_LL(...)" -> "AllReduce"; "ncclKernel_SendRecv_..." -> "SendRecv".
+std::string nameFromKernel(std::string_view kernel)
+{
+    const size_t underscore = kernel.find('_');
+    if (underscore == std::string_view::npos)
+        return std::string(kernel.substr(0, kernel.find('(')));
+    std::string_view rest = kernel.substr(underscore + 1);
+    const size_t end = rest.find_first_of("_(<");
+    return std::string(rest.substr(0, end));
+}
+
+// A rank's part of one collective: the kernels launched under one CPU-side collective op (or
+// one kernel when its launch has none).
+struct Unit {
+    uint32_t group = 0;
+    int64_t seq = -1;
+    EventIndex firstKernel = kNoEvent;
+    int32_t kernels = 0;
+    int32_t step = -1;
+    int64_t startNs = 0, endNs = 0;
+    int64_t bytes = -1;
+    int32_t groupSize = -1;
+    StringId dtype;
+    std::string name;
+};
+
+struct Merged {
+    StringId name, dtype, pgName, pgRanks;
+    int64_t inNelems = -1, outNelems = -1, seq = -1;
+    int32_t groupSize = -1;
+
+    void fillFrom(const CollectiveArgs& a)
+    {
+        if (!name)
+            name = a.collectiveName;
+        if (!dtype)
+            dtype = a.dtype;
+        if (!pgName)
+            pgName = a.processGroupName;
+        if (!pgRanks)
+            pgRanks = a.processGroupRanks;
+        if (inNelems < 0)
+            inNelems = a.inMsgNelems;
+        if (outNelems < 0)
+            outNelems = a.outMsgNelems;
+        if (seq < 0)
+            seq = a.seq;
+        if (groupSize <= 0)
+            groupSize = a.groupSize;
+    }
+};
+
+// "[0, 1, 2]" -> {0, 1, 2}; "[0, 1, 2, ..., 63]" (abbreviated lists) -> 0..63. Empty on anything else.
+std::vector<int> parseRanksList(std::string_view text)
+{
+    std::vector<int> out;
+    bool ellipsis = false;
+    int beforeEllipsis = -1;
+    size_t i = 0;
+    while (i < text.size()) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            int value = 0;
+            const auto [ptr, ec] = std::from_chars(text.data() + i, text.data() + text.size(), value);
+            if (ec != std::errc())
+                return {};
+            if (ellipsis) {
+                for (int r = beforeEllipsis + 1; r < value; ++r)
+                    out.push_back(r);
+                ellipsis = false;
+            }
+            out.push_back(value);
+            i = size_t(ptr - text.data());
+        } else if (c == '.') {
+            if (out.empty())
+                return {};
+            ellipsis = true;
+            beforeEllipsis = out.back();
+            ++i;
+        } else if (c == '[' || c == ']' || c == ',' || c == ' ' || c == '"') {
+            ++i;
+        } else {
+            return {};
+        }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+struct GroupKey {
+    uint32_t name = 0, ranks = 0;
+    auto operator<=>(const GroupKey&) const = default;
+};
+
+// The collective units of one rank, in start order.
+std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vector<uint8_t>& nameIsCollective,
+                               std::map<GroupKey, uint32_t>& groupIndex, std::vector<GroupKey>& groupKeys,
+                               int64_t& kernels)
+{
+    const EventTable& t = rank.events;
+    std::vector<Unit> units;
+    std::unordered_map<EventIndex, uint32_t> unitOfOp;
+    for (size_t row = 0; row < t.size(); ++row) {
+        const auto k = static_cast<EventIndex>(row);
+        if (t.kind[k] != EventKind::Kernel || t.stream[k] < 0)
+            continue;
+        const StringId kernelName = t.name[k];
+        uint8_t& cached = nameIsCollective[kernelName.value];
+        if (cached == 2)
+            cached = isCollectiveKernelName(run.str(kernelName)) ? 1 : 0;
+        const CollectiveArgs* own = t.collectiveArgs.empty() ? nullptr : findSparse(t.collectiveArgs, k);
+        if (!cached && !own)
+            continue;
+        ++kernels;
+        Merged m;
+        if (own)
+            m.fillFrom(*own);
+        // The CPU side: the op enclosing the launch that carries collective args, and its nccl:* annotation.
+        EventIndex op = kNoEvent;
+        std::string_view annotation;
+        EventIndex p = t.link[k];
+        for (int depth = 0; p != kNoEvent && depth < kMaxParentWalk; ++depth, p = t.parent[p]) {
+            if (t.stream[p] >= 0)
+                break;
+            if (const CollectiveArgs* a = findSparse(t.collectiveArgs, p)) {
+                m.fillFrom(*a);
+                op = p;
+                break;
+            }
+            const std::string_view n = run.str(t.name[p]);
+            if (annotation.empty() && n.starts_with("nccl:")) {
+                annotation = n.substr(5);
+                op = p;
+            }
+        }
+        const GroupKey key{m.pgName.value, m.pgRanks.value};
+        auto [groupIt, added] = groupIndex.try_emplace(key, uint32_t(groupKeys.size()));
+        if (added)
+            groupKeys.push_back(key);
+
+        const int64_t endNs = t.endNs(k);
+        if (op != kNoEvent) {
+            auto it = unitOfOp.find(op);
+            if (it != unitOfOp.end() && units[it->second].group == groupIt->second) {
+                Unit& u = units[it->second];
+                ++u.kernels;
+                u.endNs = std::max(u.endNs, endNs);
+                continue;
+            }
+        }
+        Unit u;
+        u.group = groupIt->second;
+        u.seq = m.seq;
+        u.firstKernel = k;
+        u.kernels = 1;
+        u.step = t.step[k] >= 0 ? t.step[k] : (t.link[k] != kNoEvent ? t.step[t.link[k]] : -1);
+        u.startNs = t.tsNs[k];
+        u.endNs = endNs;
+        u.groupSize = m.groupSize;
+        u.dtype = m.dtype;
+        const int64_t nelems = std::max(m.inNelems, m.outNelems);
+        const int size = m.dtype ? dtypeBytes(run.str(m.dtype)) : -1;
+        if (nelems >= 0 && size > 0)
+            u.bytes = nelems * size;
+        if (m.name)
+            u.name = std::string(run.str(m.name));
+        else if (!annotation.empty())
+            u.name = std::string(annotation);
+        else
+            u.name = nameFromKernel(run.str(kernelName));
+        if (op != kNoEvent)
+            unitOfOp.emplace(op, uint32_t(units.size()));
+        units.push_back(std::move(u));
+    }
+    return units;
+}
+
+std::string groupLabel(const Run& run, const CollectiveGroup& g)
+{
+    std::string label = g.name ? "process group " + std::string(run.str(g.name)) : std::string("collectives without a process group");
+    if (g.ranksText) {
+        std::string_view ranks = run.str(g.ranksText);
+        if (ranks.size() >= 2 && ranks.front() == '"' && ranks.back() == '"')
+            ranks = ranks.substr(1, ranks.size() - 2);
+        label += " (ranks " + std::string(ranks) + ")";
+    }
+    return label;
+}
+
+std::string rankList(const std::vector<int>& ranks)
+{
+    std::string out;
+    for (size_t i = 0; i < ranks.size(); ++i) {
+        if (i == 8 && ranks.size() > 10) {
+            out += ", ... (" + std::to_string(ranks.size()) + " ranks)";
+            break;
+        }
+        out += (i ? ", " : "") + std::to_string(ranks[i]);
+    }
+    return out;
+}
+
+void addStats(CollectiveRankStats& s, const CollectiveInstance& in, const CollectiveArrival& a)
+{
+    const int64_t span = a.endNs - a.startNs;
+    const int64_t wait = std::min(a.waitNs, span);
+    ++s.instances;
+    s.commNs += span;
+    s.waitNs += wait;
+    s.transferNs += span - wait;
+    s.latenessNs += a.latenessNs;
+    if (in.arrivalCount >= 2 && a.rank == in.lastRank) {
+        ++s.lastCount;
+        s.delayCausedNs += in.latestNs - in.secondLatestNs;
+    }
+}
+
+} // namespace
+
+Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
+{
+    Collectives result;
+    result.htaCompat = options.htaCompat;
+
+    // 1. Units per rank, and the process groups they name.
+    std::vector<uint8_t> nameIsCollective(run.strings.size(), 2);
+    std::map<GroupKey, uint32_t> groupIndex;
+    std::vector<GroupKey> groupKeys;
+    std::vector<std::vector<Unit>> units(run.ranks.size());
+    for (size_t r = 0; r < run.ranks.size(); ++r)
+        units[r] = collectUnits(run, run.ranks[r], nameIsCollective, groupIndex, groupKeys, result.kernels);
+    if (result.kernels == 0) {
+        result.error = "no collective (NCCL / RCCL) kernel in the run";
+        return result;
+    }
+
+    // 2. Groups: members, the rule.
+    result.groups.resize(groupKeys.size());
+    std::vector<std::set<int>> seenRanks(groupKeys.size());
+    std::vector<uint8_t> allSeq(groupKeys.size(), 1);
+    for (size_t r = 0; r < run.ranks.size(); ++r)
+        for (const Unit& u : units[r]) {
+            seenRanks[u.group].insert(run.ranks[r].rank);
+            if (u.seq < 0)
+                allSeq[u.group] = 0;
+        }
+    for (size_t g = 0; g < groupKeys.size(); ++g) {
+        CollectiveGroup& group = result.groups[g];
+        group.name = StringId{groupKeys[g].name};
+        group.ranksText = StringId{groupKeys[g].ranks};
+        std::set<int> members(seenRanks[g]);
+        if (group.ranksText)
+            for (int m : parseRanksList(run.str(group.ranksText)))
+                members.insert(m);
+        group.members.assign(members.begin(), members.end());
+        for (int m : group.members)
+            if (!run.findRank(m))
+                group.ranksNotInRun.push_back(m);
+        group.rule = allSeq[g] ? MatchRule::Seq : MatchRule::Order;
+    }
+
+    // 3. Match: (group, key) over the ranks; key = Seq or the position in the group on the rank.
+    struct Entry {
+        uint32_t group;
+        int64_t key;
+        uint32_t rankIndex;
+        uint32_t unit;
+    };
+    std::vector<Entry> entries;
+    for (size_t r = 0; r < run.ranks.size(); ++r) {
+        std::vector<int64_t> position(groupKeys.size(), 0);
+        for (size_t i = 0; i < units[r].size(); ++i) {
+            const Unit& u = units[r][i];
+            const int64_t key = result.groups[u.group].rule == MatchRule::Seq ? u.seq : position[u.group]++;
+            entries.push_back({u.group, key, uint32_t(r), uint32_t(i)});
+        }
+    }
+    std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+        return std::tie(a.group, a.key, a.rankIndex, a.unit) < std::tie(b.group, b.key, b.rankIndex, b.unit);
+    });
+
+    for (size_t begin = 0; begin < entries.size();) {
+        size_t end = begin + 1;
+        while (end < entries.size() && entries[end].group == entries[begin].group && entries[end].key == entries[begin].key)
+            ++end;
+        CollectiveGroup& group = result.groups[entries[begin].group];
+        CollectiveInstance in;
+        in.group = entries[begin].group;
+        in.seq = entries[begin].key;
+        in.rule = group.rule;
+        in.firstArrival = uint32_t(result.arrivals.size());
+        const Unit& first = units[entries[begin].rankIndex][entries[begin].unit];
+        const RankTrace& firstRank = run.ranks[entries[begin].rankIndex];
+        in.name = first.name;
+        in.kernelName = firstRank.events.name[first.firstKernel];
+        in.dtype = first.dtype;
+        in.bytes = first.bytes;
+        in.groupSize = first.groupSize > 0 ? first.groupSize : int32_t(group.members.size());
+        in.step = first.step;
+        for (size_t e = begin; e < end; ++e) {
+            const Unit& u = units[entries[e].rankIndex][entries[e].unit];
+            const int rankNumber = run.ranks[entries[e].rankIndex].rank;
+            if (u.name != in.name || u.bytes != in.bytes)
+                in.mismatch = true;
+            if (!result.arrivals.empty() && result.arrivals.size() > in.firstArrival &&
+                result.arrivals.back().rank == rankNumber) {
+                // Two units with one key on a rank (a Seq written twice): one arrival.
+                CollectiveArrival& a = result.arrivals.back();
+                a.startNs = std::min(a.startNs, u.startNs);
+                a.endNs = std::max(a.endNs, u.endNs);
+                a.kernels += u.kernels;
+                continue;
+            }
+            CollectiveArrival a;
+            a.rank = rankNumber;
+            a.kernel = u.firstKernel;
+            a.kernels = u.kernels;
+            a.step = u.step;
+            a.startNs = u.startNs;
+            a.endNs = u.endNs;
+            result.arrivals.push_back(a);
+        }
+        in.arrivalCount = uint32_t(result.arrivals.size() - in.firstArrival);
+        const auto arrivals = std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount);
+        in.earliestNs = std::numeric_limits<int64_t>::max();
+        in.latestNs = std::numeric_limits<int64_t>::min();
+        in.endNs = std::numeric_limits<int64_t>::min();
+        for (const CollectiveArrival& a : arrivals) {
+            if (a.startNs < in.earliestNs) {
+                in.earliestNs = a.startNs;
+                in.firstRank = a.rank;
+            }
+            if (a.startNs > in.latestNs) {
+                in.latestNs = a.startNs;
+                in.lastRank = a.rank;
+            }
+            in.endNs = std::max(in.endNs, a.endNs);
+        }
+        in.secondLatestNs = in.latestNs;
+        if (arrivals.size() >= 2) {
+            in.secondLatestNs = std::numeric_limits<int64_t>::min();
+            for (const CollectiveArrival& a : arrivals)
+                if (a.rank != in.lastRank)
+                    in.secondLatestNs = std::max(in.secondLatestNs, a.startNs);
+        }
+        for (CollectiveArrival& a : arrivals) {
+            a.waitNs = in.latestNs - a.startNs;
+            a.latenessNs = a.startNs - in.earliestNs;
+            in.waitTotalNs += a.waitNs;
+        }
+        in.skewNs = in.latestNs - in.earliestNs;
+        in.transferNs = std::max<int64_t>(0, in.endNs - in.latestNs);
+        if (in.bytes >= 0 && in.transferNs > 0) {
+            in.algbwGBps = double(in.bytes) / double(in.transferNs);
+            const double factor = busBandwidthFactor(in.name, in.groupSize);
+            if (factor >= 0.0)
+                in.busbwGBps = in.algbwGBps * factor;
+        }
+        size_t next = 0;
+        for (int m : group.members) {
+            while (next < arrivals.size() && arrivals[next].rank < m)
+                ++next;
+            if (next >= arrivals.size() || arrivals[next].rank != m)
+                in.missingRanks.push_back(m);
+        }
+        ++group.instances;
+        if (in.partial())
+            ++group.partialInstances;
+        if (in.mismatch)
+            ++group.mismatchedInstances;
+        result.instances.push_back(std::move(in));
+        begin = end;
+    }
+
+    // 4. Link bandwidth: flag a bus bandwidth above what the slowest participant's links carry.
+    std::unordered_map<int, double> linkByRank;
+    for (const RankTrace& r : run.ranks)
+        if (!r.metadata.devices.empty())
+            linkByRank[r.rank] = linkBandwidthGBps(r.metadata.devices.front().name);
+    for (CollectiveInstance& in : result.instances) {
+        if (in.busbwGBps < 0.0)
+            continue;
+        double link = 0.0;
+        for (const CollectiveArrival& a : std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount)) {
+            auto it = linkByRank.find(a.rank);
+            if (it != linkByRank.end() && it->second > 0.0)
+                link = link > 0.0 ? std::min(link, it->second) : it->second;
+        }
+        in.aboveLinkBandwidth = link > 0.0 && in.busbwGBps > link;
+    }
+
+    // Chronological order; arrivals stay where they are (instances point into them).
+    std::stable_sort(result.instances.begin(), result.instances.end(),
+                     [](const CollectiveInstance& a, const CollectiveInstance& b) {
+                         return std::tie(a.earliestNs, a.group, a.seq) < std::tie(b.earliestNs, b.group, b.seq);
+                     });
+
+    // 5. Per rank and per rank and step, over complete instances.
+    std::map<int, CollectiveRankStats> perRank;
+    std::map<std::pair<int, int>, CollectiveRankStats> perRankStep;
+    for (const RankTrace& r : run.ranks)
+        perRank[r.rank].rank = r.rank;
+    int64_t partial = 0, multiRank = 0;
+    std::set<int> steps;
+    for (const CollectiveInstance& in : result.instances) {
+        if (in.partial()) {
+            ++partial;
+            continue;
+        }
+        if (in.arrivalCount >= 2) {
+            ++multiRank;
+            if (in.step >= 0)
+                steps.insert(in.step);
+        }
+        for (const CollectiveArrival& a : std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount)) {
+            addStats(perRank[a.rank], in, a);
+            CollectiveRankStats& s = perRankStep[{a.rank, a.step}];
+            s.rank = a.rank;
+            s.step = a.step;
+            addStats(s, in, a);
+        }
+    }
+    for (auto& [rank, s] : perRank)
+        result.perRank.push_back(s);
+    for (auto& [key, s] : perRankStep)
+        result.perRankStep.push_back(s);
+
+    // 6. The straggler, and HTA's.
+    CollectiveStraggler& st = result.straggler;
+    st.instances = multiRank;
+    st.steps = int(steps.size());
+    for (const CollectiveRankStats& s : result.perRank) {
+        if (s.lastCount == 0)
+            continue;
+        if (st.rank < 0 || s.lastCount > st.lastCount ||
+            (s.lastCount == st.lastCount && s.delayCausedNs > st.delayCausedNs)) {
+            st.rank = s.rank;
+            st.lastCount = s.lastCount;
+            st.delayCausedNs = s.delayCausedNs;
+        }
+    }
+    st.delayPerStepNs = st.steps > 0 ? double(st.delayCausedNs) / st.steps : double(st.delayCausedNs);
+    if (options.compareWithHta) {
+        const Stragglers hta = potentialStragglers(run, {.htaCompat = options.htaCompat});
+        st.htaRanks = hta.ranks;
+        st.htaError = hta.error;
+        st.agreesWithHta = st.rank >= 0 && std::find(hta.ranks.begin(), hta.ranks.end(), st.rank) != hta.ranks.end();
+    }
+
+    // Notes: the rule per group, what is missing, the straggler answer against HTA's.
+    for (const CollectiveGroup& g : result.groups) {
+        std::string note = groupLabel(run, g) + ": " + std::to_string(g.instances) + " instances matched by " +
+                           (g.rule == MatchRule::Seq ? "Seq" : "order within the group on each rank (no Seq)");
+        if (g.partialInstances)
+            note += "; " + std::to_string(g.partialInstances) + " seen on only some ranks";
+        if (g.mismatchedInstances)
+            note += "; " + std::to_string(g.mismatchedInstances) + " whose name or size differs between ranks";
+        result.notes.push_back(note);
+        if (!g.ranksNotInRun.empty())
+            result.notes.push_back(groupLabel(run, g) + ": ranks " + rankList(g.ranksNotInRun) +
+                                   " are not in the run; its instances are partial");
+    }
+    if (partial)
+        result.notes.push_back(std::to_string(partial) +
+                               " partial instances are left out of the per-rank statistics and the straggler answer");
+    if (st.rank >= 0) {
+        std::string note = "straggler: rank " + std::to_string(st.rank) + " arrived last in " +
+                           std::to_string(st.lastCount) + " of " + std::to_string(st.instances) + " collectives";
+        if (options.compareWithHta) {
+            if (!st.htaRanks.empty())
+                note += std::string("; HTA's heuristic (stragglers) names ") + rankList(st.htaRanks) +
+                        (st.agreesWithHta ? " (agrees)" : " (differs: it ranks one collective's normalised start per step)");
+            else
+                note += "; HTA's heuristic has no answer" + (st.htaError.empty() ? std::string() : ": " + st.htaError);
+        }
+        result.notes.push_back(note);
+    }
+    return result;
+}
+
+} // namespace kscope

@@ -1,0 +1,138 @@
+#include "collectivetables.h"
+
+#include "collectives.h"
+#include "resulttables.h"
+
+#include "model/trace.h"
+
+#include <algorithm>
+#include <span>
+#include <string>
+
+namespace kscope {
+
+namespace {
+
+Table withNotes(Table table, const Collectives& result)
+{
+    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
+    if (!result.error.empty())
+        table.notes.push_back("no result: " + result.error);
+    return table;
+}
+
+Cell bandwidthCell(double gbps)
+{
+    return gbps >= 0.0 ? Cell{gbps} : Cell{};
+}
+
+Cell textOrEmpty(const Run& run, StringId id)
+{
+    return id ? Cell{std::string(run.str(id))} : Cell{};
+}
+
+std::string ranksText(const std::vector<int>& ranks)
+{
+    std::string out;
+    for (size_t i = 0; i < ranks.size(); ++i)
+        out += (i ? "," : "") + std::to_string(ranks[i]);
+    return out;
+}
+
+std::string bucketLabel(int64_t low)
+{
+    if (low < 0)
+        return "unknown";
+    static const char* const kUnits[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    int unit = 0;
+    int64_t value = low;
+    while (value >= 1024 && unit < 4) {
+        value /= 1024;
+        ++unit;
+    }
+    return std::to_string(value) + " " + kUnits[unit];
+}
+
+bool inList(const std::vector<int>& ranks, int rank)
+{
+    return std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
+}
+
+} // namespace
+
+Table collectivesTable(const Run& run, const Collectives& result)
+{
+    Table table;
+    table.columns = {"process_group", "seq",          "match",         "collective",    "bytes",
+                     "ranks",         "missing_ranks", "first_rank",   "last_rank",     "skew (us)",
+                     "wait_total (us)", "transfer (us)", "algbw (GB/s)", "busbw (GB/s)", "above_link_bw",
+                     "step",          "start (us)",   "name"};
+    for (const CollectiveInstance& in : result.instances) {
+        const CollectiveGroup& g = result.groups[in.group];
+        table.addRow({textOrEmpty(run, g.name), in.seq, std::string(toString(in.rule)), in.name,
+                      in.bytes >= 0 ? Cell{in.bytes} : Cell{}, int64_t{in.arrivalCount},
+                      ranksText(in.missingRanks), int64_t{in.firstRank}, int64_t{in.lastRank},
+                      microsCell(in.skewNs), microsCell(in.waitTotalNs), microsCell(in.transferNs),
+                      bandwidthCell(in.algbwGBps), bandwidthCell(in.busbwGBps), int64_t{in.aboveLinkBandwidth ? 1 : 0},
+                      in.step >= 0 ? Cell{int64_t{in.step}} : Cell{}, microsCell(in.earliestNs - run.minTsNs),
+                      textOrEmpty(run, in.kernelName)});
+    }
+    return withNotes(std::move(table), result);
+}
+
+Table collectiveArrivalsTable(const Run& run, const Collectives& result)
+{
+    Table table;
+    table.columns = {"instance", "process_group", "seq", "collective", "rank", "step", "arrival (us)",
+                     "wait (us)", "lateness (us)", "last", "kernels"};
+    for (size_t i = 0; i < result.instances.size(); ++i) {
+        const CollectiveInstance& in = result.instances[i];
+        const CollectiveGroup& g = result.groups[in.group];
+        for (const CollectiveArrival& a : std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount))
+            table.addRow({int64_t(i), textOrEmpty(run, g.name), in.seq, in.name, int64_t{a.rank},
+                          a.step >= 0 ? Cell{int64_t{a.step}} : Cell{}, microsCell(a.startNs - run.minTsNs),
+                          microsCell(a.waitNs), microsCell(a.latenessNs),
+                          int64_t{in.arrivalCount >= 2 && a.rank == in.lastRank ? 1 : 0}, int64_t{a.kernels}});
+    }
+    return withNotes(std::move(table), result);
+}
+
+Table collectiveRanksTable(const Collectives& result, bool perStep)
+{
+    Table table;
+    table.columns = {"rank"};
+    if (perStep)
+        table.columns.push_back("step");
+    table.columns.insert(table.columns.end(),
+                         {"instances", "comm (us)", "wait (us)", "transfer (us)", "wait_pctg", "last_count",
+                          "mean_lateness (us)", "delay_caused (us)", "straggler", "hta_straggler"});
+    const CollectiveStraggler& st = result.straggler;
+    for (const CollectiveRankStats& s : perStep ? result.perRankStep : result.perRank) {
+        std::vector<Cell> row{int64_t{s.rank}};
+        if (perStep)
+            row.push_back(s.step >= 0 ? Cell{int64_t{s.step}} : Cell{});
+        row.insert(row.end(),
+                   {s.instances, microsCell(s.commNs), microsCell(s.waitNs), microsCell(s.transferNs),
+                    s.commNs > 0 ? Cell{100.0 * double(s.waitNs) / double(s.commNs)} : Cell{}, s.lastCount,
+                    microsCell(s.meanLatenessNs()), microsCell(s.delayCausedNs), int64_t{s.rank == st.rank ? 1 : 0},
+                    int64_t{inList(st.htaRanks, s.rank) ? 1 : 0}});
+        table.addRow(std::move(row));
+    }
+    return withNotes(std::move(table), result);
+}
+
+Table collectiveSummaryTable(const Run& run, const Collectives& result)
+{
+    Table table;
+    table.columns = {"collective",         "size_bucket",        "bucket_low_bytes",  "count",
+                     "transfer_median (us)", "transfer_p95 (us)", "busbw_median (GB/s)", "busbw_p95 (GB/s)",
+                     "skew_median (us)",   "skew_p95 (us)"};
+    for (const CollectiveSummaryRow& r : collectiveSummary(run, result))
+        table.addRow({r.name, bucketLabel(r.bucketLowBytes), r.bucketLowBytes >= 0 ? Cell{r.bucketLowBytes} : Cell{},
+                      r.count, microsCell(r.transferMedianNs), microsCell(r.transferP95Ns),
+                      bandwidthCell(r.busbwMedianGBps), bandwidthCell(r.busbwP95GBps), microsCell(r.skewMedianNs),
+                      microsCell(r.skewP95Ns)});
+    return withNotes(std::move(table), result);
+}
+
+} // namespace kscope
