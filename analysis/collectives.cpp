@@ -185,7 +185,8 @@ std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vecto
         u.seq = m.seq;
         u.firstKernel = k;
         u.kernels = 1;
-        u.step = t.step[k] >= 0 ? t.step[k] : (t.link[k] != kNoEvent ? t.step[t.link[k]] : -1);
+        // The step that launched it (as step slices count GPU work), else the one it ran in.
+        u.step = t.link[k] != kNoEvent && t.step[t.link[k]] >= 0 ? t.step[t.link[k]] : t.step[k];
         u.startNs = t.tsNs[k];
         u.endNs = endNs;
         u.groupSize = m.groupSize;

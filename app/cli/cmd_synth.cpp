@@ -24,6 +24,7 @@ struct SynthArgs {
     std::string device = "nvidia";
     std::string sizePerRank;
     bool force = false;
+    bool noSeq = false;
 };
 
 bool isTraceOrTruth(const fs::path& path)
@@ -151,10 +152,14 @@ Action setupSynth(CLI::App& app, const Invocation&)
     app.add_option("--layers", o.layers, "layers of the synthetic model")
         ->check(wholeNumber(1, 1000))->type_name("L")->capture_default_str();
     app.add_flag("--legacy-nccl-names", o.legacyNcclNames, "ncclKernel_* names (what HTA's straggler analysis reads)");
+    app.add_flag("--no-seq", args->noSeq, "no \"Seq\" on record_param_comms (collectives then match by order)");
     app.add_option("--threads", o.threads, "ranks written in parallel (0 = every core)")
         ->check(wholeNumber(0, 1024))->type_name("T")->capture_default_str();
     app.add_flag("--force", args->force, "write into a non-empty folder: its trace and truth files are removed first");
-    return [args] { return runSynth(*args); };
+    return [args] {
+        args->options.collectiveSeq = !args->noSeq;
+        return runSynth(*args);
+    };
 }
 
 const CommandRegistrar kRegistrar{{
@@ -162,8 +167,10 @@ const CommandRegistrar kRegistrar{{
     "Write a synthetic run (one Kineto trace per rank) and truth/truth.json with its known answers",
     "Writes OUT_DIR/rank<r>.pt.trace.json[.gz] and OUT_DIR/truth/truth.json. Every rank runs S training\n"
     "steps plus one warm-down step (HTA drops GPU work launched in the last ProfilerStep; the truth's\n"
-    "\"kept\" scope covers the first S steps). --straggler makes that rank's backward kernels slower so\n"
-    "its collectives start last; the slow kernel (first forward GEMM, 1.6x) is on the last rank unless\n"
+    "\"kept\" scope covers the first S steps). --straggler makes that rank's backward kernels slower and\n"
+    "stalls it 150 us before each collective, so its collectives start last; collectives carry process\n"
+    "group \"0\", sizes and Seq (--no-seq: none); truth.json lists every instance's arrivals, waits\n"
+    "and transfer. The slow kernel (first forward GEMM, 1.6x) is on the last rank unless\n"
     "told otherwise. Exit codes: 0 ok, 1 usage (or a non-empty OUT_DIR without --force), 2 write failed.",
     &setupSynth,
     0,

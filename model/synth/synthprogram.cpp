@@ -249,6 +249,7 @@ uint16_t ProgramBuilder::ncclKernel(int bucket, int64_t nelems, int64_t durNs)
                                    "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
                                    "\"Process Group Ranks\": \"" + ranks + "\"";
     m_program.gpuOps[op].constArgs += collective;
+    m_program.gpuOps[op].collectiveNelems = nelems;
     return op;
 }
 
@@ -362,6 +363,7 @@ SynthProgram ProgramBuilder::build()
             const int64_t nelems = bucket == 0 ? 262'144 * m_rng.range(1, 4) : 1'048'576 * m_rng.range(3, 6);
             const int64_t transferNs = nelems * 4 * 2 / 100 + 20 * kUs;  // ring all-reduce at ~100 GB/s
             const uint16_t nccl = ncclKernel(bucket, nelems, transferNs);
+            m_program.nameRecordParamComms = name("record_param_comms");
             open("record_param_comms", m_program.gpuOps[nccl].constArgs.substr(
                                            m_program.gpuOps[nccl].constArgs.find(", \"Collective name\"")));
             annotate("nccl:all_reduce");

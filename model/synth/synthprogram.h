@@ -29,6 +29,7 @@ struct SynthGpuOp {
     SynthStream stream = SynthStream::Compute;
     int64_t baseDurNs = 0;    // typical duration; instances jitter around it
     int64_t bytes = -1;       // memcpy / memset: bytes moved
+    int64_t collectiveNelems = -1;  // NCCL kernels: elements all-reduced (dtype Float)
     std::string constArgs;    // preformatted ", \"key\": value" pairs after the per-event ones
 };
 
@@ -70,6 +71,7 @@ struct SynthProgram {
     int streamSyncOp = -1;                // gpuOps index of "Stream Sync" (-1 on AMD)
     uint16_t catCpuOp = 0, catUserAnnotation = 0, catRuntime = 0, catGpuUserAnnotation = 0;
     uint16_t nameStreamWaitEvent = 0;
+    uint16_t nameRecordParamComms = 0xffff;    // its args get the instance's "Seq" when it closes
     bool amd = false;
 
     int countEventsPerStep() const;  // traceEvents elements one step writes

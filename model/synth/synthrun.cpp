@@ -238,7 +238,7 @@ SynthResult writeSynthRun(const std::filesystem::path& outDir, const SynthOption
 
     result.truthFile = outDir / "truth" / "truth.json";
     uint64_t truthBytes = 0;
-    result.error = writeSynthTruth(result.truthFile, context, truths, truthBytes);
+    result.error = writeSynthTruth(result.truthFile, context, plan, truths, truthBytes);
     if (!result.error.empty())
         return result;
     result.bytesWritten += truthBytes;

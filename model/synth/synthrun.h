@@ -21,8 +21,13 @@
 // - kernel wait: queued compute kernels start 1-6 us after their predecessor ends;
 // - other: the first optimizer kernel is queued early but waits (cudaStreamWaitEvent) for the
 //   all-reduce, which ends late because every rank waits for the slowest one;
-// - straggler: `stragglerRank` stalls on the CPU before each collective launch, so its NCCL
-//   kernels start last (and are the shortest: all ranks' collectives end together);
+// - straggler: `stragglerRank`'s backward kernels run kStragglerSlowdownPercent slower and each of
+//   its NCCL kernels starts kStragglerArrivalDelayNs (150 us) later than it otherwise would, so
+//   they start last (and are the shortest: all ranks' collectives end together);
+// - collectives: DDP all-reduces in process group "0" (all ranks, dtype Float, sizes per bucket);
+//   record_param_comms carries "Seq" (from kFirstCollectiveSeq, +1 per collective; none with
+//   collectiveSeq = false), the kernel carries the other collective args. Each rank's arrival
+//   (kernel start) is its own; every rank's kernel ends at the last arrival + the transfer time;
 // - slow kernel: the first forward GEMM runs `kSlowKernelFactor` times longer on one rank.
 //
 // truth/truth.json (all times are integer nanoseconds; absolute times are epoch ns as written):
@@ -35,6 +40,16 @@
 //   "stragglerRank": r | -1,
 //   "slowKernel": {"rank", "name", "factor"} | null,
 //   "runFirstTsNs": HTA's min_ts: earliest ts of any X event except cat "Trace", all ranks,
+//   "collectives": {"processGroup": "0", "groupSize", "dtype": "Float", "seq": bool (Seq written),
+//     "stragglerArrivalDelayNs" (0 without a straggler),
+//     "instances": [{                 every collective of every step, in order
+//       "position" (0-based over the run), "seq": Seq as written | null, "step" (ProfilerStep
+//       number), "kept" (launched before the last step: what loading with trimming keeps),
+//       "name": "allreduce", "kernel", "bytes" (elements x 4), "earliestNs", "latestNs" (arrivals),
+//       "endNs" (every rank's kernel end), "lastRank" (latest arrival, lowest rank on ties),
+//       "skewNs" = latestNs - earliestNs, "transferNs" = endNs - latestNs,
+//       "waitTotalNs" = sum of waitNs, "arrivalNs": [per rank], "waitNs": [per rank: latestNs - arrival]
+//     }]},
 //   "ranks": [{
 //     "rank", "file" (name inside the run folder), "pid", "device",
 //     "eventCounts": {"total", "phase": {"X", "s", "f", "M", "i"}, "category": {cat: count}},
@@ -90,6 +105,7 @@ struct SynthOptions {
     Device device = Device::Nvidia;
     int layers = 6;             // layers of the synthetic model (events per step grow linearly)
     bool legacyNcclNames = false;  // ncclKernel_* (what HTA's straggler analysis looks for)
+    bool collectiveSeq = true;  // "Seq" on record_param_comms; false: matching falls back to order
     unsigned threads = 1;       // ranks written in parallel; 0 = hardware concurrency
     int64_t baseTimeNs = 1712195495000000000;  // profiler start, epoch ns
 };

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cassert>
 #include <limits>
+#include <string>
 
 namespace kscope {
 
@@ -113,6 +114,7 @@ private:
     std::vector<Scope> m_scopes[2];
     std::vector<GpuAnnotation> m_annotations;
     PendingCollective m_pending;
+    int64_t m_collectivesDone = 0;  // over all steps: the next collective's Seq - kFirstCollectiveSeq
     int m_step = 0;
     int m_pc = 0;
 };
@@ -136,6 +138,8 @@ bool RankSim::runUntilCollective()
                                         m_streamEnd[1] + q(rng.range(2 * kUs, 5 * kUs)),
                                         m_streamEnd[0] + q(rng.range(1 * kUs, 3 * kUs))}) +
                               q(rng.range(0, 30 * kUs));
+            if (m_rank == m_ctx.stragglerRank)
+                m_pending.start += q(kStragglerArrivalDelayNs);
             return true;
         }
         execute(instr);
@@ -155,6 +159,7 @@ void RankSim::finishCollective(int64_t endNs)
     emitGpu(p.instr->gpuOp, p.ts, p.start, endNs, p.externalId, p.correlation, true, p.instr->thread);
     m_streamEnd[1] = endNs;
     m_cpuNs = p.ts + p.dur;
+    ++m_collectivesDone;
     ++m_pc;
 }
 
@@ -255,8 +260,16 @@ void RankSim::closeScope(const SynthInstr& instr, SynthRng& rng)
         const SynthInstr& open = *scope.instr;
         const SynthCategory category = open.category == m_program.catUserAnnotation ? SynthCategory::UserAnnotation
                                                                                      : SynthCategory::CpuOp;
-        m_writer->cpuEvent(category, m_program.names[open.name], m_tid[instr.thread], scope.startNs, dur,
-                           scope.externalId, scope.evIdx, m_program.cpuArgs[open.args]);
+        if (open.name == m_program.nameRecordParamComms && m_ctx.options->collectiveSeq) {
+            // The scope closes after its collective: that collective's Seq.
+            const std::string args = m_program.cpuArgs[open.args] + ", \"Seq\": " +
+                                     std::to_string(kFirstCollectiveSeq + m_collectivesDone - 1);
+            m_writer->cpuEvent(category, m_program.names[open.name], m_tid[instr.thread], scope.startNs, dur,
+                               scope.externalId, scope.evIdx, args);
+        } else {
+            m_writer->cpuEvent(category, m_program.names[open.name], m_tid[instr.thread], scope.startNs, dur,
+                               scope.externalId, scope.evIdx, m_program.cpuArgs[open.args]);
+        }
     }
 }
 
@@ -366,6 +379,8 @@ SynthCollectivePlan planCollectives(const SynthContext& context)
     plan.collectivesPerStep = int(program.collectiveInstrs.size());
     plan.endNs.resize(size_t(context.totalSteps) * size_t(plan.collectivesPerStep));
     plan.lateNs.assign(size_t(ranks), 0);
+    plan.ranks = ranks;
+    plan.startNs.resize(plan.endNs.size() * size_t(ranks));
 
     std::vector<RankSim> sims;
     sims.reserve(size_t(ranks));
@@ -382,6 +397,8 @@ SynthCollectivePlan planCollectives(const SynthContext& context)
                 [[maybe_unused]] const bool atCollective = sims[size_t(rank)].runUntilCollective();
                 assert(atCollective);
                 starts[size_t(rank)] = sims[size_t(rank)].pendingStart();
+                plan.startNs[(size_t(step) * size_t(plan.collectivesPerStep) + size_t(k)) * size_t(ranks) + size_t(rank)] =
+                    starts[size_t(rank)];
                 latest = std::max(latest, starts[size_t(rank)]);
                 earliest = std::min(earliest, starts[size_t(rank)]);
             }

@@ -29,6 +29,11 @@ struct SynthContext {
 };
 
 inline constexpr int kStragglerSlowdownPercent = 135;  // straggler's backward kernels
+// The straggler's NCCL kernels start this much later than they otherwise would (its CPU stalls
+// before each collective launch), on top of its slower backward kernels.
+inline constexpr int64_t kStragglerArrivalDelayNs = 150'000;
+// "Seq" of the first collective of the process group; each collective adds one.
+inline constexpr int64_t kFirstCollectiveSeq = 1;
 
 // Identity of a rank's process and threads (pids as separate processes would have them).
 int64_t synthPid(int rank);
@@ -38,7 +43,9 @@ inline int synthDevice(int rank) { return rank % 8; }
 struct SynthCollectivePlan {
     std::vector<int64_t> endNs;             // [step * collectivesPerStep + k]
     std::vector<int64_t> lateNs;            // per rank: sum of (start - earliest start), kept steps
+    std::vector<int64_t> startNs;           // [(step * collectivesPerStep + k) * ranks + rank]: arrivals
     int collectivesPerStep = 0;
+    int ranks = 0;
 };
 
 SynthCollectivePlan planCollectives(const SynthContext& context);

@@ -203,6 +203,11 @@ public:
         }
         m_text += '"';
     }
+    void valueNull()
+    {
+        separate();
+        m_text += "null";
+    }
     void valueBool(bool b)
     {
         separate();
@@ -327,10 +332,83 @@ void writeScope(JsonOut& out, const SynthProgram& program, const SynthScopeTruth
     out.close('}');
 }
 
+// "collectives": every NCCL instance the plan placed, with each rank's arrival and wait.
+void writeCollectives(JsonOut& out, const SynthContext& context, const SynthCollectivePlan& plan)
+{
+    const SynthOptions& options = *context.options;
+    const SynthProgram& program = *context.program;
+    const int ranks = plan.ranks;
+    out.key("collectives");
+    out.open('{');
+    out.field("processGroup", std::string_view("0"));
+    out.field("groupSize", int64_t(ranks));
+    out.field("dtype", std::string_view("Float"));
+    out.key("seq");
+    out.valueBool(options.collectiveSeq);
+    out.field("stragglerArrivalDelayNs", context.stragglerRank >= 0 ? kStragglerArrivalDelayNs : int64_t(0));
+    out.key("instances");
+    out.open('[');
+    for (int step = 0; step < context.totalSteps; ++step) {
+        for (int k = 0; k < plan.collectivesPerStep; ++k) {
+            const size_t index = size_t(step) * size_t(plan.collectivesPerStep) + size_t(k);
+            const SynthGpuOp& op =
+                program.gpuOps[program.instrs[size_t(program.collectiveInstrs[size_t(k)])].gpuOp];
+            const int64_t* starts = plan.startNs.data() + index * size_t(ranks);
+            int64_t earliest = starts[0], latest = starts[0];
+            int last = 0;
+            for (int r = 1; r < ranks; ++r) {
+                earliest = std::min(earliest, starts[r]);
+                if (starts[r] > latest) {
+                    latest = starts[r];
+                    last = r;
+                }
+            }
+            const int64_t end = plan.endNs[index];
+            int64_t waitTotal = 0;
+            for (int r = 0; r < ranks; ++r)
+                waitTotal += latest - starts[r];
+            out.open('{');
+            out.field("position", int64_t(index));
+            out.key("seq");
+            if (options.collectiveSeq)
+                out.value(kFirstCollectiveSeq + int64_t(index));
+            else
+                out.valueNull();
+            out.field("step", int64_t(kFirstStepNumber + step));
+            out.key("kept");
+            out.valueBool(step + 1 < context.totalSteps);
+            out.field("name", std::string_view("allreduce"));
+            out.field("kernel", std::string_view(op.name));
+            out.field("bytes", op.collectiveNelems * 4);
+            out.field("earliestNs", earliest);
+            out.field("latestNs", latest);
+            out.field("endNs", end);
+            out.field("lastRank", int64_t(last));
+            out.field("skewNs", latest - earliest);
+            out.field("transferNs", end - latest);
+            out.field("waitTotalNs", waitTotal);
+            out.key("arrivalNs");
+            out.inlineOpen('[');
+            for (int r = 0; r < ranks; ++r)
+                out.value(starts[r]);
+            out.inlineClose(']');
+            out.key("waitNs");
+            out.inlineOpen('[');
+            for (int r = 0; r < ranks; ++r)
+                out.value(latest - starts[r]);
+            out.inlineClose(']');
+            out.close('}');
+        }
+    }
+    out.close(']');
+    out.close('}');
+}
+
 } // namespace
 
 std::string writeSynthTruth(const std::filesystem::path& file, const SynthContext& context,
-                            const std::vector<SynthRankTruth>& ranks, uint64_t& bytesWritten)
+                            const SynthCollectivePlan& plan, const std::vector<SynthRankTruth>& ranks,
+                            uint64_t& bytesWritten)
 {
     const SynthOptions& options = *context.options;
     const SynthProgram& program = *context.program;
@@ -380,12 +458,13 @@ std::string writeSynthTruth(const std::filesystem::path& file, const SynthContex
         out.valueDouble(kSlowKernelFactor);
         out.inlineClose('}');
     } else {
-        out.raw("null");
+        out.valueNull();
     }
     int64_t runFirst = ranks.empty() ? 0 : ranks.front().firstTsNs;
     for (const SynthRankTruth& rank : ranks)
         runFirst = std::min(runFirst, rank.firstTsNs);
     out.field("runFirstTsNs", runFirst);
+    writeCollectives(out, context, plan);
     out.key("ranks");
     out.open('[');
     for (const SynthRankTruth& rank : ranks) {

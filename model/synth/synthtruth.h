@@ -56,6 +56,7 @@ struct SynthRankTruth {
 
 // Writes truth.json; returns an error message, empty on success.
 std::string writeSynthTruth(const std::filesystem::path& file, const SynthContext& context,
-                            const std::vector<SynthRankTruth>& ranks, uint64_t& bytesWritten);
+                            const SynthCollectivePlan& plan, const std::vector<SynthRankTruth>& ranks,
+                            uint64_t& bytesWritten);
 
 } // namespace kscope
