@@ -69,10 +69,9 @@ Operators operatorStats(const Run& run, const OperatorOptions& options = {});
 // The TensorBoard profiler's rule (its TC_Allowlist, after NVIDIA PyProf) extended to newer
 // kernels: the name holds one of h884, s884, h1688, s1688, hmma, i8816, 16816, c1688,
 // dgrad_1x1_stride_2x2, first_layer_wgrad_kernel, conv1x1, conv2d_c1_k1, direct_group,
-// xmma_gemm, xmma_implicit_gemm, xmma_sparse_conv, xmma_sparse_gemm,
-// xmma_warp_specialized_implicit_gemm, or (beyond it) tensorop, gmma (Hopper's wgmma/hgmma
-// GEMMs), wmma, mfma (AMD), or a Tensile matrix-instruction tag "_MI<n>x<n>" (AMD rocBLAS /
-// hipBLASLt).
+// xmma (TensorBoard: xmma_gemm, xmma_implicit_gemm and a few more; cuDNN's sm80_xmma_fprop_...
+// kernels too), or (beyond it) tensorop (CUTLASS), gmma (Hopper's wgmma/hgmma GEMMs), wmma,
+// mfma (AMD), or a Tensile matrix-instruction tag "_MI<n>x" (AMD rocBLAS / hipBLASLt).
 bool usesTensorCores(std::string_view kernelName);
 
 // Per kernel name of each rank: launches, time, and whether it uses Tensor Cores.

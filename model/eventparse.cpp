@@ -129,8 +129,9 @@ struct EventBatchParser::RawEvent {
     int64_t correlation = -1, externalId = -1;
     std::string_view argName;
     bool hasMemory = false, hasCollective = false, hasShape = false, hasLaunch = false, hasSync = false,
-         hasCallStack = false;
+         hasCallStack = false, hasMemoryEvent = false;
     MemoryArgs memory;
+    MemoryEventArgs memoryEvent;
     KernelLaunchArgs launch;
     SyncArgs sync;
     CallStackArgs callStack;
@@ -315,6 +316,27 @@ bool EventBatchParser::parseArgs(ondemand::object args, RawEvent& ev)
             if (keyIs(key, "name"))
                 readString(value, ev.argName);
             continue;
+        // The profiler's [memory] instant events: Addr, Bytes, Total Allocated / Reserved, Device Type / Id.
+        case 'A':
+            if (keyIs(key, "Addr") && readInt(value, ev.memoryEvent.addr))
+                ev.hasMemoryEvent = true;
+            continue;
+        case 'B':
+            if (keyIs(key, "Bytes") && readInt(value, ev.memoryEvent.bytes))
+                ev.hasMemoryEvent = true;
+            continue;
+        case 'T':
+            if (keyIs(key, "Total Allocated"))
+                readInt(value, ev.memoryEvent.totalAllocated);
+            else if (keyIs(key, "Total Reserved"))
+                readInt(value, ev.memoryEvent.totalReserved);
+            continue;
+        case 'D':
+            if (keyIs(key, "Device Type") && readInt(value, n))
+                ev.memoryEvent.deviceType = static_cast<int8_t>(std::clamp<int64_t>(n, -1, 127));
+            else if (keyIs(key, "Device Id") && readInt(value, n))
+                ev.memoryEvent.deviceId = static_cast<int8_t>(std::clamp<int64_t>(n, -1, 127));
+            continue;
         default:
             break;
         }
@@ -476,6 +498,10 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     const StringId tidName = ev.tidIsText ? strings.intern(ev.tidText) : StringId{};
 
     if (ev.ph == 'M') {
+        // HTA rounds when pandas' ts column is float64, which metadata rows decide too (#317):
+        // a float ts, or none (NaN), on any row.
+        if (!ev.hasTs || ev.tsToken.find_first_of(".eE") != std::string_view::npos)
+            trace.metadata.fractionalTimestamps = true;
         if (ev.hasName && !ev.argName.empty()) {
             if (ev.name == "process_name")
                 m_builder.processNames.emplace_back(ev.pid, pidName, strings.intern(ev.argName));
@@ -583,6 +609,10 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     if (ev.hasCallStack) {
         ev.callStack.event = row;
         t.callStackArgs.push_back(ev.callStack);
+    }
+    if (ev.hasMemoryEvent && phase == Phase::Instant) {
+        ev.memoryEvent.event = row;
+        t.memoryEvents.push_back(ev.memoryEvent);
     }
     if (!ev.numericArgs.empty() && ev.cat == "cuda_profiler_range") {
         for (const auto& [field, value] : ev.numericArgs)

@@ -85,6 +85,18 @@ struct SyncArgs {
     int64_t waitOnEventRecordCorrelation = -1;
 };
 
+// The profiler's "[memory]" instant events (profile_memory=True): one allocation (bytes > 0) or
+// free (bytes < 0) and the allocator's totals after it.
+struct MemoryEventArgs {
+    EventIndex event = kNoEvent;
+    int64_t addr = 0;
+    int64_t bytes = 0;
+    int64_t totalAllocated = -1;
+    int64_t totalReserved = -1;
+    int8_t deviceType = -1;  // c10::DeviceType: 0 CPU, 1 CUDA, ...
+    int8_t deviceId = -1;    // -1 on the CPU
+};
+
 struct CallStackArgs {
     EventIndex event = kNoEvent;
     int64_t pythonId = -1;
@@ -136,6 +148,7 @@ struct EventTable {
     std::vector<KernelLaunchArgs> kernelLaunchArgs;
     std::vector<SyncArgs> syncArgs;
     std::vector<CallStackArgs> callStackArgs;
+    std::vector<MemoryEventArgs> memoryEvents;
 
     size_t size() const { return tsNs.size(); }
     int64_t endNs(EventIndex i) const { return tsNs[i] + durNs[i]; }

@@ -124,7 +124,7 @@ void RankBuilder::finalize(const LoadOptions& options)
     sortByStart(keep);
     linkCorrelations();
     linkParents();
-    assignSteps();
+    assignSteps(options.htaCompat);
     detectDeviceType();
     recordStreamFileOrder(trace);
     std::sort(trace.counters.begin(), trace.counters.end(),
@@ -194,6 +194,7 @@ void forEachSparse(EventTable& t, Fn&& fn)
     fn(t.kernelLaunchArgs);
     fn(t.syncArgs);
     fn(t.callStackArgs);
+    fn(t.memoryEvents);
 }
 
 } // namespace
@@ -314,7 +315,7 @@ int32_t parseStepNumber(std::string_view name)
 
 } // namespace
 
-void RankBuilder::assignSteps()
+void RankBuilder::assignSteps(bool stepsInFileOrder)
 {
     EventTable& t = trace.events;
     trace.steps.clear();
@@ -340,11 +341,19 @@ void RankBuilder::assignSteps()
     }
     std::sort(bounds.begin(), bounds.end());
     bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+    // Where steps overlap the last matching one wins; HTA's list is in file order (add_iteration).
+    std::vector<const ProfilerStep*> matchOrder;
+    for (const ProfilerStep& s : trace.steps)
+        matchOrder.push_back(&s);
+    if (stepsInFileOrder && t.fileIndex.size() == t.size())
+        std::stable_sort(matchOrder.begin(), matchOrder.end(), [&t](const ProfilerStep* a, const ProfilerStep* b) {
+            return t.fileIndex[a->event] < t.fileIndex[b->event];
+        });
     std::vector<int32_t> segmentStep(bounds.size(), -1);
     for (size_t k = 0; k < bounds.size(); ++k)
-        for (const ProfilerStep& s : trace.steps)
-            if (s.startNs <= bounds[k] && bounds[k] < s.endNs)
-                segmentStep[k] = s.number;
+        for (const ProfilerStep* s : matchOrder)
+            if (s->startNs <= bounds[k] && bounds[k] < s->endNs)
+                segmentStep[k] = s->number;
     auto stepAt = [&](int64_t ts) {
         auto it = std::upper_bound(bounds.begin(), bounds.end(), ts);
         if (it == bounds.begin())

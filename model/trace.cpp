@@ -1,5 +1,7 @@
 #include "trace.h"
 
+#include "atomicfile.h"
+
 #include <algorithm>
 
 namespace kscope {
@@ -79,7 +81,8 @@ size_t EventTable::residentBytes() const
     return bytesOf(tsNs) + bytesOf(durNs) + bytesOf(name) + bytesOf(category) + bytesOf(thread) + bytesOf(stream)
         + bytesOf(correlation) + bytesOf(externalId) + bytesOf(link) + bytesOf(parent) + bytesOf(step)
         + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(fileIndex) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
-        + bytesOf(shapeArgs) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs);
+        + bytesOf(shapeArgs) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs)
+        + bytesOf(memoryEvents);
 }
 
 void EventTable::shrinkToFit()
@@ -105,6 +108,7 @@ void EventTable::shrinkToFit()
     kernelLaunchArgs.shrink_to_fit();
     syncArgs.shrink_to_fit();
     callStackArgs.shrink_to_fit();
+    memoryEvents.shrink_to_fit();
 }
 
 size_t RankTrace::residentBytes() const
@@ -125,6 +129,22 @@ size_t Run::residentBytes() const
     for (const RankTrace& r : ranks)
         total += r.residentBytes();
     return total;
+}
+
+std::vector<std::filesystem::path> inputFiles(const Run& run)
+{
+    std::vector<std::filesystem::path> files;
+    for (const RankTrace& rank : run.ranks)
+        files.push_back(rank.file);
+    for (const LoadError& error : run.errors)
+        if (!error.file.empty())
+            files.push_back(error.file);
+    for (const LoadWarning& warning : run.warnings)  // e.g. a second file of the same rank, left out
+        if (!warning.file.empty())
+            files.push_back(warning.file);
+    for (const SkippedFile& skipped : run.skippedFiles)
+        files.push_back(skipped.file);
+    return files;
 }
 
 } // namespace kscope

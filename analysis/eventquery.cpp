@@ -1,0 +1,109 @@
+#include "eventquery.h"
+
+#include "gpuactivity.h"
+
+#include <array>
+
+namespace kscope {
+
+namespace {
+
+constexpr std::array<std::string_view, 8> kClassNames = {"kernel", "cpu-op", "runtime", "memcpy",
+                                                         "memset", "annotation", "memory", "other"};
+
+} // namespace
+
+const char* toString(EventClass c)
+{
+    return kClassNames[static_cast<size_t>(c)].data();
+}
+
+bool parseEventClass(std::string_view text, EventClass& out)
+{
+    for (size_t i = 0; i < kClassNames.size(); ++i)
+        if (kClassNames[i] == text) {
+            out = static_cast<EventClass>(i);
+            return true;
+        }
+    return false;
+}
+
+EventClass eventClass(const EventTable& events, size_t row)
+{
+    switch (events.kind[row]) {
+    case EventKind::Kernel: return EventClass::Kernel;
+    case EventKind::CpuOp: return EventClass::CpuOp;
+    case EventKind::Runtime:
+    case EventKind::Driver: return EventClass::Runtime;
+    case EventKind::Memcpy: return EventClass::Memcpy;
+    case EventKind::Memset: return EventClass::Memset;
+    case EventKind::UserAnnotation:
+    case EventKind::GpuUserAnnotation: return EventClass::Annotation;
+    default: break;
+    }
+    if (events.phase[row] == Phase::Instant && findSparse(events.memoryEvents, static_cast<EventIndex>(row)))
+        return EventClass::Memory;
+    return EventClass::Other;
+}
+
+EventMatcher::EventMatcher(const Run& run, const EventFilter& filter) : m_run(run), m_filter(filter)
+{
+    if (!filter.nameRegex.empty()) {
+        try {
+            m_regex = std::make_unique<std::regex>(filter.nameRegex, std::regex::ECMAScript | std::regex::optimize);
+        } catch (const std::regex_error& e) {
+            m_error = "--name '" + filter.nameRegex + "' is no regular expression: " + e.what();
+        }
+        m_nameState.assign(run.strings.size() + 1, 0);
+    }
+}
+
+bool EventMatcher::matches(const EventTable& t, size_t i)
+{
+    if (m_filter.htaRows && !(isHtaVisible(t, i) && t.category[i]))
+        return false;
+    const int64_t start = t.tsNs[i] - m_run.minTsNs;
+    if (start > m_filter.toNs || start + t.durNs[i] < m_filter.fromNs)
+        return false;
+    if (t.durNs[i] > 0 && start + t.durNs[i] == m_filter.fromNs && m_filter.fromNs != start)
+        return false;  // ends exactly where the window starts: no overlap
+    if (m_filter.classes && !(m_filter.classes & (1u << static_cast<unsigned>(eventClass(t, i)))))
+        return false;
+    if (m_regex) {
+        const uint32_t id = t.name[i].value;
+        if (id >= m_nameState.size())
+            return false;
+        uint8_t& state = m_nameState[id];
+        if (state == 0) {
+            const std::string_view name = m_run.str(t.name[i]);
+            state = std::regex_search(name.begin(), name.end(), *m_regex) ? 2 : 1;
+        }
+        return state == 2;
+    }
+    return true;
+}
+
+std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, const EventFilter& filter)
+{
+    EventMatcher matcher(run, filter);
+    std::vector<EventIndex> rows;
+    if (!matcher.error().empty())
+        return rows;
+    const EventTable& t = rank.events;
+    for (size_t i = 0; i < t.size(); ++i)
+        if (matcher.matches(t, i))
+            rows.push_back(static_cast<EventIndex>(i));
+    return rows;
+}
+
+int64_t htaIndexCorrelation(const EventTable& t, size_t i)
+{
+    if (t.correlation[i] == -1)
+        return -1;
+    const EventIndex partner = t.link[i];
+    if (partner == kNoEvent)
+        return 0;
+    return t.fileIndex.empty() ? int64_t(partner) : int64_t(t.fileIndex[partner]);
+}
+
+} // namespace kscope
