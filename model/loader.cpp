@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <map>
 #include <set>
 #include <thread>
 
@@ -162,6 +163,43 @@ void remapIds(RankTrace& trace, const std::vector<StringId>& map)
     }
 }
 
+// HTA's ranks (trace_file.create_rank_to_trace_dict): the regex's rank (rankFromContent here),
+// else 0; of two files with one rank the later (in name order) replaces the earlier; then a file
+// without analyzable events (only metadata, or every event dropped) loses its rank (#337).
+void assignHtaRanks(std::vector<ParsedFile>& parsed, Run& run)
+{
+    std::map<int, size_t> byRank;
+    std::vector<uint8_t> replaced(parsed.size(), 0);
+    for (size_t i = 0; i < parsed.size(); ++i) {
+        ParsedFile& p = parsed[i];
+        const int rank = std::max(p.rankFromContent, 0);
+        if (p.rankFromContent < 0)
+            run.warnings.push_back({p.trace.file, 0, "no \"rank\": N in the file; rank 0, as HTA"});
+        p.trace.rank = rank;
+        const auto [it, fresh] = byRank.try_emplace(rank, i);
+        if (!fresh) {
+            run.warnings.push_back({p.trace.file, rank,
+                                    parsed[it->second].trace.file.filename().string() + " and "
+                                        + p.trace.file.filename().string() + " have rank " + std::to_string(rank)
+                                        + "; HTA uses " + p.trace.file.filename().string()});
+            replaced[it->second] = 1;
+            it->second = i;
+        }
+    }
+    std::vector<ParsedFile> kept;
+    for (size_t i = 0; i < parsed.size(); ++i) {
+        if (replaced[i])
+            continue;
+        if (parsed[i].trace.events.size() == 0) {
+            run.warnings.push_back({parsed[i].trace.file, parsed[i].trace.rank,
+                                    "no analyzable events; HTA leaves rank " + std::to_string(parsed[i].trace.rank) + " out"});
+            continue;
+        }
+        kept.push_back(std::move(parsed[i]));
+    }
+    parsed = std::move(kept);
+}
+
 void assignRanks(std::vector<ParsedFile>& parsed, Run& run)
 {
     std::set<int> used;
@@ -235,7 +273,10 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
         usable.push_back(std::move(p));
     }
     parsed.clear();
-    assignRanks(usable, run);
+    if (options.htaCompat)
+        assignHtaRanks(usable, run);
+    else
+        assignRanks(usable, run);
     for (LoadError& e : run.errors)
         for (const ParsedFile& p : usable)
             if (p.trace.file == e.file)
@@ -304,7 +345,7 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
         // --ranks on a 1,000-rank run should not parse 1,000 files: a file whose rank is known
         // from its head (or, lacking distributedInfo, its name) and not wanted is left unread.
         std::erase_if(files.traces, [&](const RunFile& f) {
-            int rank = peekDeclaredRank(f.path);
+            int rank = options.htaCompat ? std::max(htaRankFromContent(f.path), 0) : peekDeclaredRank(f.path);
             if (rank < 0)
                 rank = rankFromFileName(f.path.filename().string());
             if (rank < 0 || options.onlyRanks.contains(rank))
@@ -338,6 +379,8 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
     parallelFor(order.size(), workers, stop, [&](size_t k) {
         const size_t i = order[k];
         parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop);
+        if (options.htaCompat)
+            parsed[i].rankFromContent = htaRankFromContent(files.traces[i].path);
         if (progress)
             progress->filesDone.fetch_add(1);
     });

@@ -183,4 +183,57 @@ int peekDeclaredRank(const std::filesystem::path& file)
     return digits ? rank : -1;
 }
 
+int htaRankFromContent(const std::filesystem::path& file)
+{
+    InflateReader reader;
+    if (!reader.open(file))
+        return -1;
+    // A match cannot span lines (HTA searches each line), so searching the stream for `"rank":`,
+    // whitespace other than a newline, then digits finds the first matching line's first match.
+    constexpr std::string_view key = "\"rank\":";
+    constexpr size_t kChunk = 1 << 20;
+    constexpr size_t kKeep = 4096;  // a match cut at a chunk's end is finished in the next one
+    std::string buffer;
+    size_t from = 0;  // where to search next
+    bool end = false;
+    auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; };
+    while (!end) {
+        const size_t old = buffer.size();
+        buffer.resize(old + kChunk);
+        const size_t n = reader.read(buffer.data() + old, kChunk);
+        buffer.resize(old + n);
+        end = n == 0;
+        for (size_t at; (at = buffer.find(key, from)) != std::string::npos;) {
+            size_t i = at + key.size();
+            while (i < buffer.size() && isSpace(buffer[i]))
+                ++i;
+            size_t digitsEnd = i;
+            while (digitsEnd < buffer.size() && std::isdigit(static_cast<unsigned char>(buffer[digitsEnd])))
+                ++digitsEnd;
+            if (digitsEnd == buffer.size() && !end) {
+                from = at;  // cut at the chunk's end: read on
+                break;
+            }
+            from = at + 1;
+            if (i == at + key.size() || digitsEnd == i)
+                continue;
+            int64_t rank = 0;
+            for (size_t d = i; d < digitsEnd && rank <= INT32_MAX; ++d)
+                rank = rank * 10 + (buffer[d] - '0');
+            return static_cast<int>(std::min<int64_t>(rank, INT32_MAX));
+        }
+        if (from >= buffer.size() || buffer.find(key, from) == std::string::npos) {
+            // Keep only a tail that may hold the start of a key.
+            const size_t keepFrom = buffer.size() > kKeep ? buffer.size() - kKeep : 0;
+            const size_t cut = std::max(keepFrom, std::min(from, buffer.size()));
+            buffer.erase(0, cut);
+            from = 0;
+        } else if (from > 0) {
+            buffer.erase(0, from);
+            from = 0;
+        }
+    }
+    return -1;
+}
+
 } // namespace kscope

@@ -18,6 +18,12 @@ void applyMetadata(RankBuilder& builder, const std::map<std::string, std::string
 // traceEvents), read from its first 256 KiB only; -1 when not found there.
 int peekDeclaredRank(const std::filesystem::path& file);
 
+// HTA's rank of a file (trace_file.create_rank_to_trace_dict): the first match of the regex
+// "rank":\s+(\d+) in the (inflated) text, line by line, so compact JSON ("rank":3) does not
+// match; -1 when nothing matches (HTA then says 0). Reads until the first match: the whole file
+// when there is none.
+int htaRankFromContent(const std::filesystem::path& file);
+
 // The rank a file name suggests ("rank-3", "rank3", "worker3", "_3."), or -1.
 int rankFromFileName(const std::string& fileName);
 

@@ -86,7 +86,8 @@ private:
     void sortByStart(const std::vector<uint8_t>& keep);  // keep empty = every row
     void linkCorrelations();
     void linkParents();
-    void assignSteps();
+    // stepsInFileOrder: overlapping steps resolve to the last in file order (HTA), else by start.
+    void assignSteps(bool stepsInFileOrder);
     void detectDeviceType();
 
     StringPool& m_strings;
