@@ -1,0 +1,777 @@
+#include "criticalpathgraph.h"
+
+#include "gpuactivity.h"
+#include "htanumerics.h"
+#include "htaorder.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+#include <numeric>
+
+namespace kscope::cpdetail {
+
+uint32_t RankGraph::addEdge(uint32_t src, uint32_t dst, CpEdgeType type, int64_t weightNs)
+{
+    const uint64_t key = (uint64_t{src} << 32) | dst;
+    auto [it, inserted] = edgeAt.try_emplace(key, static_cast<uint32_t>(edges.size()));
+    if (inserted) {
+        edges.push_back({src, dst, type, weightNs, weightNs, kNoEvent, false});
+        for (uint32_t n : {src, dst})
+            if (!linked[n]) {
+                linked[n] = 1;
+                nodeOrder.push_back(n);
+            }
+    } else {
+        CpEdge& e = edges[it->second];
+        e.type = type;
+        e.weightNs = e.pathWeightNs = weightNs;
+    }
+    return it->second;
+}
+
+namespace {
+
+constexpr int64_t kKernelKernelDelayThresholdNs = 1500 * 1000;  // HTA's KERNEL_KERNEL_DELAY_THRESHOLD_US
+constexpr int64_t kNoQueue = INT64_MIN;
+
+enum NameFlag : uint16_t {
+    kLock = 1,            // shares the CUDA runtime lock
+    kBlocking = 2,        // waits for the GPU: its exit edge weighs 0
+    kLaunch = 4,          // enqueues GPU work (HTA's launch events)
+    kDataLoad = 8,
+    kEventRecord = 16,
+    kStreamWaitCall = 32,  // cudaStreamWaitEvent
+    kStreamWaitEvent = 64, // "Stream Wait Event"
+    kEventSync = 128,
+    kContextSync = 256,
+    kStreamSync = 512,
+    kAutograd = 1024,
+    kForward = 2048,
+};
+enum CatFlag : uint8_t { kNodeCat = 1, kSyncCat = 2, kFwdCat = 4 };
+
+struct Prep {
+    const RankTrace& rank;
+    const EventTable& t;
+    bool hta;
+    std::vector<uint16_t> names;
+    std::vector<uint8_t> cats;
+    std::vector<EventIndex> frame;  // visible rows in HTA's frame order
+
+    Prep(const Run& run, const RankTrace& r, const CriticalPathOptions& options)
+        : rank(r), t(r.events), hta(options.htaCompat && r.events.fileIndex.size() == r.events.size())
+    {
+        const size_t n = run.strings.size() + 1;
+        names.assign(n, 0);
+        cats.assign(n, 0);
+        auto setName = [&](std::string_view s, uint16_t flag) {
+            if (const StringId id = run.strings.find(s))
+                names[id.value] |= flag;
+        };
+        for (auto s : {"cudaHostAlloc", "cudaLaunchKernel", "cudaMemcpyAsync"})
+            setName(s, kLock);
+        for (auto s : {"cudaDeviceSynchronize", "cudaStreamSynchronize", "cudaEventQuery", "cudaEventSynchronize",
+                       "cudaMemcpy", "cudaMemcpyAsync"})
+            setName(s, kBlocking);
+        for (auto s : {"cudaMemsetAsync", "cudaMemcpyAsync", "cudaLaunchKernel", "cudaLaunchKernelExC",
+                       "cuLaunchKernel", "runFunction - job_prep_and_submit_for_execution", "hipLaunchKernel",
+                       "hipExtModuleLaunchKernel", "hipMemcpyAsync", "hipMemsetAsync", "hipMemcpyWithStream",
+                       "cuLaunchKernelEx"})
+            setName(s, kLaunch);
+        setName("cudaEventRecord", kEventRecord);
+        setName("cudaStreamWaitEvent", kStreamWaitCall);
+        setName("Stream Wait Event", kStreamWaitEvent);
+        setName("Event Sync", kEventSync);
+        setName("Context Sync", kContextSync);
+        setName("Stream Sync", kStreamSync);
+        for (size_t id = 1; id < n && id <= run.strings.size(); ++id) {
+            if (id >= run.strings.size())
+                break;
+            const std::string_view s = run.strings.view(StringId{static_cast<uint32_t>(id)});
+            if (s.find("autograd") != std::string_view::npos)
+                names[id] |= kAutograd;
+            if (s.find("forward") != std::string_view::npos)
+                names[id] |= kForward;
+            for (const std::string& p : options.dataLoadEvents)
+                if (!p.empty() && s.find(p) != std::string_view::npos)
+                    names[id] |= kDataLoad;
+            if (s == "cpu_op" || s == "cuda_runtime" || s == "cuda_driver")
+                cats[id] |= kNodeCat;
+            if (s == "cpu_op" || s == "user_annotation")
+                cats[id] |= kFwdCat;
+            if (s == "cuda_sync")
+                cats[id] |= kSyncCat;
+        }
+        frame.reserve(t.size());
+        for (size_t i = 0; i < t.size(); ++i)
+            if (isHtaVisible(t, i))
+                frame.push_back(static_cast<EventIndex>(i));
+        sortToFileOrder(t, frame);
+    }
+
+    uint16_t nameFlags(EventIndex i) const { return names[t.name[i].value]; }
+    uint8_t catFlags(EventIndex i) const { return cats[t.category[i].value]; }
+    int64_t index(EventIndex i) const { return hta ? int64_t{t.fileIndex[i]} : int64_t{i}; }
+    // HTA's index_correlation > 0: the partner, unless it sits at position 0 of traceEvents.
+    EventIndex partner(EventIndex i) const
+    {
+        const EventIndex p = t.link[i];
+        if (p == kNoEvent || (hta && t.fileIndex[p] == 0))
+            return kNoEvent;
+        return p;
+    }
+    // index_correlation >= 0
+    bool correlated(EventIndex i) const { return t.link[i] != kNoEvent || t.correlation[i] >= 0; }
+    const ThreadKey& thread(EventIndex i) const { return rank.threads[t.thread[i]]; }
+
+    // Rows sorted by ts: numpy's quicksort over the given (frame) order in HTA's mode, stable otherwise.
+    template <typename Key>
+    std::vector<uint32_t> sortBy(size_t count, Key key) const
+    {
+        std::vector<int64_t> keys(count);
+        for (size_t k = 0; k < count; ++k)
+            keys[k] = key(k);
+        if (hta)
+            return hta::quicksortArgsort(keys);
+        std::vector<uint32_t> order(count);
+        std::iota(order.begin(), order.end(), 0u);
+        std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return keys[a] < keys[b]; });
+        return order;
+    }
+};
+
+// HTA's queue length time series (TraceCounters), as a value per launch call and per GPU op.
+std::vector<int64_t> queueLengths(const Prep& p)
+{
+    const EventTable& t = p.t;
+    std::vector<EventIndex> runtime, gpu;
+    for (EventIndex i : p.frame) {
+        if (t.stream[i] != -1)
+            gpu.push_back(i);
+        if ((p.nameFlags(i) & kLaunch) && p.partner(i) != kNoEvent)
+            runtime.push_back(i);
+    }
+    const std::vector<KeyedRow> runtimeByKey = keyedByCorrelation(t, runtime);
+    const std::vector<KeyedRow> gpuByKey = keyedByCorrelation(t, gpu);
+    std::vector<std::pair<uint32_t, uint32_t>> joined(runtimeByKey.size(), {0, 0});
+    std::vector<uint8_t> launched(gpuByKey.size(), 0);
+    for (const KeyMatch& m : matchKeys(runtimeByKey, gpuByKey)) {
+        for (uint32_t r = m.aBegin; r < m.aEnd; ++r)
+            joined[r] = {m.bBegin, m.bEnd};
+        for (uint32_t g = m.bBegin; g < m.bEnd; ++g)
+            launched[g] = 1;
+    }
+    struct Change {
+        int64_t ts;
+        int32_t delta;
+        int32_t stream;
+        EventIndex event;
+    };
+    std::vector<Change> changes;
+    std::vector<uint32_t> order(runtimeByKey.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return runtimeByKey[a].position < runtimeByKey[b].position; });
+    for (uint32_t k : order) {
+        const EventIndex r = runtimeByKey[k].row;
+        const auto [lo, hi] = joined[k];
+        if (lo == hi)
+            changes.push_back({t.tsNs[r], +1, INT32_MIN, r});
+        for (uint32_t g = lo; g < hi; ++g)
+            changes.push_back({t.tsNs[r], +1, t.stream[gpuByKey[g].row], r});
+    }
+    order.resize(gpuByKey.size());
+    std::iota(order.begin(), order.end(), 0u);
+    std::sort(order.begin(), order.end(),
+              [&](uint32_t a, uint32_t b) { return gpuByKey[a].position < gpuByKey[b].position; });
+    for (uint32_t k : order)
+        if (launched[k])
+            changes.push_back({t.tsNs[gpuByKey[k].row], -1, t.stream[gpuByKey[k].row], gpuByKey[k].row});
+    std::vector<int64_t> q(t.size(), kNoQueue);
+    std::map<int32_t, int64_t> length;
+    for (uint32_t k : p.sortBy(changes.size(), [&](size_t c) { return changes[c].ts; })) {
+        const Change& c = changes[k];
+        if (c.stream == INT32_MIN)
+            continue;  // no GPU op of that correlation: NaN stream, left out by groupby
+        q[c.event] = (length[c.stream] += c.delta);
+    }
+    return q;
+}
+
+// A launch call with its GPU op (HTA's _get_cuda_runtime_calls_df), in launch_id order.
+struct LaunchCall {
+    EventIndex event;
+    int32_t stream;   // of the GPU op
+    int64_t gpuPid;   // of the GPU op
+};
+
+std::vector<LaunchCall> launchCalls(const Prep& p)
+{
+    std::vector<LaunchCall> rows;
+    for (EventIndex i : p.frame) {
+        if (!(p.nameFlags(i) & kLaunch))
+            continue;
+        const EventIndex g = p.partner(i);
+        if (g == kNoEvent || p.t.stream[g] == -1 || p.partner(g) == kNoEvent)
+            continue;
+        rows.push_back({i, p.t.stream[g], p.thread(g).pid});
+    }
+    std::vector<LaunchCall> sorted;
+    sorted.reserve(rows.size());
+    for (uint32_t k : p.sortBy(rows.size(), [&](size_t r) { return p.t.tsNs[rows[r].event]; }))
+        sorted.push_back(rows[k]);
+    return sorted;
+}
+
+// For each cudaEventRecord's correlation: the last launch on the recorded stream before it
+// (HTA's _get_cuda_event_record_df, index_previous_launch).
+std::map<int64_t, EventIndex> previousLaunches(const Prep& p, const std::vector<LaunchCall>& launches)
+{
+    const EventTable& t = p.t;
+    std::map<int64_t, std::pair<int32_t, int64_t>> streamOfRecord;  // correlation -> (stream, gpu pid)
+    for (const SyncArgs& s : t.syncArgs)
+        if (s.waitOnStream > -1 && isHtaVisible(t, s.event))
+            streamOfRecord.try_emplace(s.waitOnEventRecordCorrelation, s.waitOnStream, p.thread(s.event).pid);
+    std::vector<EventIndex> records;
+    for (EventIndex i : p.frame)
+        if (p.nameFlags(i) & kEventRecord)
+            records.push_back(i);
+    struct Row {
+        int64_t ts;
+        int64_t launchId;  // -1 for records
+        int32_t stream;
+        int64_t gpu;
+        int64_t correlation;
+    };
+    std::vector<Row> combined;
+    for (size_t l = 0; l < launches.size(); ++l)
+        combined.push_back({t.tsNs[launches[l].event], static_cast<int64_t>(l), launches[l].stream,
+                            launches[l].gpuPid, -1});
+    for (uint32_t k : p.sortBy(records.size(), [&](size_t r) { return t.tsNs[records[r]]; })) {
+        const auto it = streamOfRecord.find(t.correlation[records[k]]);
+        if (it != streamOfRecord.end())
+            combined.push_back({t.tsNs[records[k]], -1, it->second.first, it->second.second,
+                                t.correlation[records[k]]});
+    }
+    std::map<int64_t, EventIndex> out;
+    std::map<std::pair<int64_t, int32_t>, int64_t> lastLaunch;
+    for (uint32_t k : p.sortBy(combined.size(), [&](size_t c) { return combined[c].ts; })) {
+        const Row& r = combined[k];
+        const auto key = std::make_pair(r.gpu, r.stream);
+        if (r.launchId >= 0) {
+            auto [it, inserted] = lastLaunch.try_emplace(key, r.launchId);
+            if (!inserted)
+                it->second = std::max(it->second, r.launchId);
+            continue;
+        }
+        const auto it = lastLaunch.find(key);
+        if (it != lastLaunch.end())
+            out[r.correlation] = launches[static_cast<size_t>(it->second)].event;
+    }
+    return out;
+}
+
+// For each cudaStreamWaitEvent call: the next launch from the same thread on the waiting stream
+// (HTA's _get_cuda_stream_wait_event_df, index_next_launch).
+std::unordered_map<EventIndex, EventIndex> nextLaunches(const Prep& p, const std::vector<LaunchCall>& launches)
+{
+    const EventTable& t = p.t;
+    std::vector<EventIndex> waits;
+    for (EventIndex i : p.frame) {
+        if (!(p.nameFlags(i) & kStreamWaitCall))
+            continue;
+        const EventIndex g = p.partner(i);
+        if (g != kNoEvent && t.stream[g] != -1 && p.partner(g) != kNoEvent)
+            waits.push_back(i);
+    }
+    struct Row {
+        int64_t ts;
+        int64_t launchId;  // -1 for waits
+        int64_t pid, tid;
+        int32_t stream;
+        EventIndex event;
+    };
+    std::vector<Row> combined;
+    for (size_t l = 0; l < launches.size(); ++l) {
+        const EventIndex e = launches[l].event;
+        combined.push_back({t.tsNs[e], static_cast<int64_t>(l), p.thread(e).pid, p.thread(e).tid, launches[l].stream, e});
+    }
+    for (uint32_t k : p.sortBy(waits.size(), [&](size_t w) { return t.tsNs[waits[w]]; })) {
+        const EventIndex e = waits[k];
+        combined.push_back({t.tsNs[e], -1, p.thread(e).pid, p.thread(e).tid, t.stream[p.partner(e)], e});
+    }
+    const std::vector<uint32_t> order = p.sortBy(combined.size(), [&](size_t c) { return combined[c].ts; });
+    std::unordered_map<EventIndex, EventIndex> out;
+    std::map<std::tuple<int64_t, int64_t, int32_t>, int64_t> nextLaunch;
+    for (auto it = order.rbegin(); it != order.rend(); ++it) {
+        const Row& r = combined[*it];
+        const auto key = std::make_tuple(r.pid, r.tid, r.stream);
+        if (r.launchId >= 0) {
+            auto [at, inserted] = nextLaunch.try_emplace(key, r.launchId);
+            if (!inserted)
+                at->second = std::min(at->second, r.launchId);
+            continue;
+        }
+        const auto at = nextLaunch.find(key);
+        if (at != nextLaunch.end())
+            out[r.event] = launches[static_cast<size_t>(at->second)].event;
+    }
+    return out;
+}
+
+struct Builder {
+    const Prep& p;
+    const CriticalPathOptions& options;
+    RankGraph& g;
+    std::vector<uint8_t> clipped;
+    std::vector<EventIndex> clippedFrame;
+    int64_t noEdgeKernels = 0;
+
+    bool hasNodes(EventIndex e) const { return g.startOf.count(e) != 0; }
+    const CpNode& node(uint32_t n) const { return g.nodes[n]; }
+
+    uint32_t add(uint32_t src, uint32_t dst, CpEdgeType type, bool zeroWeight = false)
+    {
+        const bool zero = zeroWeight || type == CpEdgeType::Dependency || type == CpEdgeType::SyncDependency;
+        return g.addEdge(src, dst, type, zero ? 0 : g.nodes[dst].tsNs - g.nodes[src].tsNs);
+    }
+
+    // HTA's _attribute_edge.
+    void attribute(uint32_t edge, EventIndex srcParent)
+    {
+        CpEdge& e = g.edges[edge];
+        if (e.type != CpEdgeType::OperatorKernel && e.type != CpEdgeType::KernelKernelDelay)
+            return;
+        const CpNode& src = g.nodes[e.src];
+        const CpNode& dst = g.nodes[e.dst];
+        if (e.type == CpEdgeType::KernelKernelDelay || src.isStart)
+            e.attributed = src.event;
+        else if (!dst.isStart)
+            e.attributed = dst.event;
+        else
+            e.attributed = srcParent;
+    }
+
+    bool isLockNode(uint32_t n) const { return p.nameFlags(g.nodes[n].event) & kLock; }
+    bool sharesLock(uint32_t a, uint32_t b) const
+    {
+        return isLockNode(a) && isLockNode(b) && (g.nodes[a].isStart || !g.nodes[b].isStart);
+    }
+
+    void clip(const Window& w)
+    {
+        const EventTable& t = p.t;
+        clipped.assign(t.size(), 0);
+        for (EventIndex i : p.frame) {
+            if (t.stream[i] == -1) {
+                clipped[i] = t.tsNs[i] >= w.startNs && t.tsNs[i] <= w.endNs && t.durNs[i] > 0;
+                continue;
+            }
+            if (p.nameFlags(i) & kStreamWaitEvent) {
+                clipped[i] = 1;
+                continue;
+            }
+            const EventIndex r = t.link[i];
+            if (r != kNoEvent && t.stream[r] == -1 && isHtaVisible(t, r) && t.link[r] == i)
+                clipped[i] = t.tsNs[r] >= w.startNs && t.tsNs[r] <= w.endNs && t.durNs[r] > 0;
+        }
+        for (EventIndex i : p.frame)
+            if (clipped[i])
+                clippedFrame.push_back(i);
+    }
+
+    void createNodes()
+    {
+        const EventTable& t = p.t;
+        std::vector<EventIndex> events;
+        for (EventIndex i : clippedFrame)
+            if ((p.catFlags(i) & kNodeCat) || (p.nameFlags(i) & kDataLoad) || (t.stream[i] != -1 && p.correlated(i)))
+                events.push_back(i);
+        g.nodes.reserve(events.size() * 2);
+        for (EventIndex e : events) {
+            const bool blocking = p.nameFlags(e) & kBlocking;
+            g.nodes.push_back({e, t.tsNs[e], true, blocking});
+            g.nodes.push_back({e, t.tsNs[e] + t.durNs[e], false, blocking});
+        }
+        std::sort(g.nodes.begin(), g.nodes.end(), [this](const CpNode& a, const CpNode& b) {
+            if (a.tsNs != b.tsNs)
+                return a.tsNs < b.tsNs;
+            if (a.event != b.event)
+                return p.index(a.event) < p.index(b.event);
+            return a.isStart && !b.isStart;
+        });
+        g.linked.assign(g.nodes.size(), 0);
+        for (uint32_t n = 0; n < g.nodes.size(); ++n)
+            (g.nodes[n].isStart ? g.startOf : g.endOf)[g.nodes[n].event] = n;
+    }
+
+    // HTA's _construct_graph_from_cuda_runtime_events: calls that hold the runtime lock, chained
+    // in order of completion.
+    void runtimeLockEdges()
+    {
+        std::vector<uint32_t> starts;
+        int64_t last = -1;
+        for (uint32_t n = 0; n < g.nodes.size(); ++n) {
+            if (!isLockNode(n))
+                continue;
+            if (g.nodes[n].isStart) {
+                starts.push_back(n);
+            } else {
+                while (!starts.empty()) {
+                    const uint32_t prev = starts.back();
+                    starts.pop_back();
+                    if (g.nodes[prev].event == g.nodes[n].event)
+                        attribute(add(prev, n, CpEdgeType::OperatorKernel), g.nodes[n].event);
+                    else
+                        add(prev, n, CpEdgeType::Dependency);
+                }
+                if (last >= 0 && !g.nodes[static_cast<uint32_t>(last)].isStart)
+                    add(static_cast<uint32_t>(last), n, CpEdgeType::Dependency);
+            }
+            last = n;
+        }
+    }
+
+    std::optional<int64_t> uniqueTid(uint16_t nameFlag) const
+    {
+        std::optional<int64_t> tid;
+        for (EventIndex i : clippedFrame) {
+            if (!(p.nameFlags(i) & nameFlag) || !(p.catFlags(i) & kFwdCat))
+                continue;
+            const int64_t t = p.thread(i).tid;
+            if (tid && *tid != t)
+                return std::nullopt;
+            tid = t;
+        }
+        return tid;
+    }
+
+    // HTA's _construct_graph_from_call_stacks: one call stack per CPU thread (the backward
+    // thread merged into the forward one), walked depth first.
+    void callStackEdges()
+    {
+        const EventTable& t = p.t;
+        const auto fwd = uniqueTid(kForward);
+        const auto bwd = uniqueTid(kAutograd);
+        const bool remap = fwd && bwd && *fwd != *bwd && *fwd != 0 && *bwd != 0;
+        std::map<std::pair<int64_t, int64_t>, std::vector<EventIndex>> groups;
+        for (EventIndex i : clippedFrame) {
+            const ThreadKey& k = p.thread(i);
+            const int64_t tid = remap && k.tid == *bwd ? *fwd : k.tid;
+            groups[{k.pid, tid}].push_back(i);
+        }
+        for (auto& [key, rows] : groups) {
+            bool anyPositive = false, allNegative = true;
+            for (EventIndex i : rows) {
+                anyPositive |= t.stream[i] > 0;
+                allNegative &= t.stream[i] < 0;
+            }
+            if (anyPositive || !allNegative || rows.empty())
+                continue;  // a GPU stream or an unknown device
+            walkCallStack(rows);
+        }
+    }
+
+    void walkCallStack(const std::vector<EventIndex>& rows)
+    {
+        const EventTable& t = p.t;
+        struct Ev {
+            int64_t time;
+            int64_t dur;
+            int64_t idx;
+            EventIndex event;
+            bool start;
+        };
+        std::vector<Ev> evs;
+        evs.reserve(rows.size() * 2);
+        for (EventIndex i : rows) {
+            const int64_t dur = std::max<int64_t>(t.durNs[i], 0);
+            evs.push_back({t.tsNs[i], dur, p.index(i), i, true});
+            evs.push_back({t.tsNs[i] + dur, dur, p.index(i), i, false});
+        }
+        // HTA's compare_events.
+        auto cmp = [](const Ev& x, const Ev& y) -> int64_t {
+            if (x.idx == y.idx)
+                return x.start ? -1 : 1;
+            int64_t r = x.time - y.time;
+            if (r != 0)
+                return r;
+            if (x.start == y.start) {
+                if (x.start)
+                    return x.dur == y.dur ? (x.idx < y.idx ? -1 : 1) : (x.dur < y.dur ? 1 : -1);
+                return x.dur == y.dur ? (x.idx < y.idx ? 1 : -1) : (x.dur < y.dur ? -1 : 1);
+            }
+            if (x.dur > 0 && y.dur > 0)
+                return x.start ? 1 : -1;
+            if (x.dur == 0 && y.dur == 0)
+                return x.idx - y.idx;
+            return x.start ? -1 : 1;
+        };
+        std::stable_sort(evs.begin(), evs.end(), [&](const Ev& a, const Ev& b) { return cmp(a, b) < 0; });
+        // Parents and children as HTA's CallStackGraph builds them: a start nests in the top of
+        // the stack, an end pops the top whatever it is.
+        std::unordered_map<EventIndex, uint32_t> slot;
+        slot.reserve(rows.size());
+        std::vector<EventIndex> parent;
+        std::vector<std::vector<uint32_t>> children(1);  // 0 = root
+        std::vector<EventIndex> who{kNoEvent};
+        std::vector<uint32_t> stack;
+        for (const Ev& e : evs) {
+            if (e.start) {
+                const uint32_t s = static_cast<uint32_t>(who.size());
+                who.push_back(e.event);
+                parent.push_back(kNoEvent);
+                children.emplace_back();
+                const uint32_t top = stack.empty() ? 0 : stack.back();
+                children[top].push_back(s);
+                parent.back() = top == 0 ? kNoEvent : who[top];
+                stack.push_back(s);
+            } else if (!stack.empty()) {
+                stack.pop_back();
+            }
+        }
+        // Depth-first walk (enter, children, exit), iteratively.
+        int64_t last = -1;
+        int depth = 0;
+        EventIndex lastParent = kNoEvent;
+        auto visit = [&](uint32_t s, bool enter) {
+            if (s == 0)
+                return;
+            const EventIndex ev = who[s];
+            const auto st = g.startOf.find(ev);
+            if (st == g.startOf.end())
+                return;
+            const uint32_t target = enter ? st->second : g.endOf.at(ev);
+            if (last >= 0 && !sharesLock(static_cast<uint32_t>(last), target)) {
+                uint32_t e;
+                if (enter)
+                    e = add(static_cast<uint32_t>(last), target,
+                            depth == 0 ? CpEdgeType::Dependency : CpEdgeType::OperatorKernel);
+                else
+                    e = add(static_cast<uint32_t>(last), target, CpEdgeType::OperatorKernel,
+                            g.nodes[st->second].isBlocking);
+                attribute(e, lastParent);
+            }
+            last = target;
+            lastParent = parent[s - 1];
+            depth += enter ? 1 : -1;
+        };
+        std::vector<std::pair<uint32_t, size_t>> walk{{0, 0}};
+        visit(0, true);
+        while (!walk.empty()) {
+            auto& [s, next] = walk.back();
+            if (next < children[s].size()) {
+                const uint32_t c = children[s][next++];
+                visit(c, true);
+                walk.push_back({c, 0});
+            } else {
+                visit(s, false);
+                walk.pop_back();
+            }
+        }
+    }
+
+    // HTA's _construct_graph_from_kernels.
+    void kernelEdges()
+    {
+        const EventTable& t = p.t;
+        const std::vector<int64_t> q = queueLengths(p);
+        const std::vector<LaunchCall> launches = launchCalls(p);
+        const std::map<int64_t, EventIndex> previous = previousLaunches(p, launches);
+        const std::unordered_map<EventIndex, EventIndex> next = nextLaunches(p, launches);
+
+        std::vector<EventIndex> gpu;
+        for (EventIndex i : clippedFrame)
+            if ((t.stream[i] != -1 || (p.nameFlags(i) & (kEventSync | kContextSync))) && p.correlated(i))
+                gpu.push_back(i);
+        auto isSync = [&](EventIndex i) { return (p.catFlags(i) & kSyncCat) != 0; };
+        const std::vector<uint32_t> order =
+            p.sortBy(gpu.size(), [&](size_t k) { return isSync(gpu[k]) ? t.endNs(gpu[k]) : t.tsNs[gpu[k]]; });
+
+        std::vector<std::pair<int32_t, uint32_t>> lastNode;  // stream -> end node, in first-seen order
+        auto lastOf = [&](int32_t stream) -> int64_t {
+            for (const auto& [s, n] : lastNode)
+                if (s == stream)
+                    return n;
+            return -1;
+        };
+        std::unordered_map<EventIndex, EventIndex> kernelSync;  // dest kernel -> kernel it waits for
+        auto syncEdge = [&](uint32_t gpuNode, EventIndex runtime) {
+            if (runtime == kNoEvent)
+                return;
+            const auto end = g.endOf.find(runtime);
+            if (end != g.endOf.end())
+                add(gpuNode, end->second, CpEdgeType::SyncDependency);
+        };
+        auto sourceKernel = [&](EventIndex row) -> EventIndex {
+            const SyncArgs* s = findSparse(t.syncArgs, row);
+            if (!s)
+                return kNoEvent;
+            const auto it = previous.find(s->waitOnEventRecordCorrelation);
+            if (it == previous.end())
+                return kNoEvent;
+            return p.partner(it->second);
+        };
+
+        for (uint32_t k : order) {
+            const EventIndex eid = gpu[k];
+            if (isSync(eid)) {
+                const uint16_t f = p.nameFlags(eid);
+                if (f & (kStreamWaitEvent | kEventSync)) {
+                    const SyncArgs* s = findSparse(t.syncArgs, eid);
+                    if (!s || previous.find(s->waitOnEventRecordCorrelation) == previous.end())
+                        continue;
+                    const EventIndex src = sourceKernel(eid);
+                    if (f & kStreamWaitEvent) {
+                        const auto it = next.find(p.partner(eid));
+                        if (it == next.end())
+                            continue;
+                        const EventIndex dest = p.partner(it->second);
+                        if (dest != kNoEvent)
+                            kernelSync[dest] = src;
+                    } else if (src != kNoEvent) {
+                        const auto end = g.endOf.find(src);
+                        if (end != g.endOf.end())
+                            syncEdge(end->second, p.partner(eid));
+                    }
+                    continue;
+                }
+                if (f & kContextSync) {
+                    for (const auto& [stream, n] : lastNode)
+                        syncEdge(n, p.partner(eid));
+                } else if (f & kStreamSync) {
+                    const int64_t n = lastOf(t.stream[eid]);
+                    if (n >= 0)
+                        syncEdge(static_cast<uint32_t>(n), p.partner(eid));
+                }
+                continue;
+            }
+            const auto st = g.startOf.find(eid);
+            if (st == g.startOf.end())
+                continue;
+            const uint32_t start = st->second;
+            const uint32_t end = g.endOf.at(eid);
+            attribute(add(start, end, CpEdgeType::OperatorKernel), kNoEvent);
+            const int32_t stream = t.stream[eid];
+            const EventIndex runtime = p.partner(eid);
+
+            int64_t syncEnd = -1;  // end node of the kernel this one waits for
+            bool hasSync = false;
+            if (const auto ks = kernelSync.find(eid); ks != kernelSync.end()) {
+                if (ks->second != kNoEvent) {
+                    hasSync = true;
+                    const auto se = g.endOf.find(ks->second);
+                    if (se == g.endOf.end()) {
+                        hasSync = false;
+                    } else {
+                        syncEnd = se->second;
+                        add(se->second, start, CpEdgeType::SyncDependency);
+                    }
+                }
+                ks->second = kNoEvent;
+            }
+            bool edgeAdded = syncEnd >= 0;
+            bool launchAdded = false;
+            const int64_t prev = lastOf(stream);
+            const int64_t qRuntime = runtime == kNoEvent ? kNoQueue : q[runtime];
+            const int64_t runtimeTs = runtime == kNoEvent ? INT64_MIN : t.tsNs[runtime];
+            const auto runtimeStart = runtime == kNoEvent ? g.startOf.end() : g.startOf.find(runtime);
+            if (qRuntime == 1 && q[eid] == 0 && (prev < 0 || g.nodes[prev].tsNs < runtimeTs)
+                && (!hasSync || g.nodes[syncEnd].tsNs < runtimeTs) && runtimeStart != g.startOf.end()) {
+                add(runtimeStart->second, start, CpEdgeType::KernelLaunchDelay);
+                edgeAdded = launchAdded = true;
+            } else if (prev >= 0 && g.nodes[start].tsNs - g.nodes[prev].tsNs < kKernelKernelDelayThresholdNs
+                       && (!hasSync || g.nodes[syncEnd].tsNs < g.nodes[prev].tsNs)) {
+                attribute(add(static_cast<uint32_t>(prev), start, CpEdgeType::KernelKernelDelay), kNoEvent);
+                edgeAdded = true;
+            }
+            if (!edgeAdded)
+                ++noEdgeKernels;
+            if (options.addZeroWeightLaunchEdges && !launchAdded && runtimeStart != g.startOf.end())
+                add(runtimeStart->second, start, CpEdgeType::KernelLaunchDelay, true);
+            bool found = false;
+            for (auto& [s, n] : lastNode)
+                if (s == stream) {
+                    n = end;
+                    found = true;
+                }
+            if (!found)
+                lastNode.emplace_back(stream, end);
+        }
+    }
+};
+
+bool isGpuRow(const EventTable& t, EventIndex i)
+{
+    return t.stream[i] != -1;
+}
+
+} // namespace
+
+std::string findWindow(const Run& run, const RankTrace& rank, const CriticalPathOptions& options,
+                       const std::string& annotation, Window& window)
+{
+    const EventTable& t = rank.events;
+    const Prep p(run, rank, options);
+    if (p.frame.empty())
+        return "rank " + std::to_string(rank.rank) + " has no events";
+    if (annotation.empty()) {
+        window.startNs = INT64_MAX;
+        window.endNs = INT64_MIN;
+        for (EventIndex i : p.frame) {
+            window.startNs = std::min(window.startNs, t.tsNs[i]);
+            window.endNs = std::max(window.endNs, t.endNs(i));
+        }
+        return {};
+    }
+    std::vector<uint8_t> matches(run.strings.size() + 1, 0);
+    bool any = false;
+    for (size_t id = 1; id < run.strings.size(); ++id)
+        if (run.strings.view(StringId{static_cast<uint32_t>(id)}).find(annotation) != std::string_view::npos) {
+            matches[id] = 1;
+            any = true;
+        }
+    if (!any)
+        return "no event name contains the annotation '" + annotation + "'";
+    // HTA's frame holds the GPU rows first, then the CPU rows.
+    std::vector<EventIndex> instances;
+    for (int pass = 0; pass < 2; ++pass)
+        for (EventIndex i : p.frame)
+            if (matches[t.name[i].value] && isGpuRow(t, i) == (pass == 0))
+                instances.push_back(i);
+    if (instances.empty())
+        return "rank " + std::to_string(rank.rank) + " has no event whose name contains '" + annotation + "'";
+    const int count = static_cast<int>(instances.size());
+    if (options.instanceStart < 0 || options.instanceStart >= count || options.instanceEnd < options.instanceStart)
+        return "instance " + std::to_string(options.instanceStart) + " of '" + annotation + "' does not exist (rank "
+            + std::to_string(rank.rank) + " has " + std::to_string(count) + ")";
+    window.startNs = INT64_MAX;
+    window.endNs = INT64_MIN;
+    for (int k = options.instanceStart; k <= std::min(options.instanceEnd, count - 1); ++k) {
+        window.startNs = std::min(window.startNs, t.tsNs[instances[k]]);
+        window.endNs = std::max(window.endNs, t.endNs(instances[k]));
+    }
+    return {};
+}
+
+std::string buildRankGraph(const Run& run, const RankTrace& rank, const CriticalPathOptions& options,
+                           const Window& window, RankGraph& graph, std::vector<std::string>& notes)
+{
+    const Prep p(run, rank, options);
+    Builder b{p, options, graph, {}, {}, 0};
+    b.clip(window);
+    b.createNodes();
+    if (graph.nodes.empty())
+        return "no CPU op, runtime call or GPU op in the window";
+    b.runtimeLockEdges();
+    b.callStackEdges();
+    b.kernelEdges();
+    if (b.noEdgeKernels > 0)
+        notes.push_back(std::to_string(b.noEdgeKernels)
+                        + " GPU ops got no launch, kernel-kernel or sync edge (as HTA warns: their queue was not "
+                          "empty but no earlier op on their stream)");
+    return {};
+}
+
+} // namespace kscope::cpdetail
