@@ -4,6 +4,7 @@
 #include "memorybandwidth.h"
 #include "queuelength.h"
 
+#include "model/atomicfile.h"
 #include "model/inflatereader.h"
 #include "model/streamfile.h"
 
@@ -130,9 +131,8 @@ void writeOne(const Run& run, const RankTrace& rank, const QueueLength* queue, c
         file.error = "the end of its traceEvents was not seen when loading (a partial rank?): nothing written";
         return;
     }
-    std::error_code ec;
-    if (fs::exists(file.output, ec) && fs::equivalent(file.input, file.output, ec)) {
-        file.error = "the output would replace the input: choose another --out folder or suffix";
+    if (std::string e = inputOverwriteError(file.output, inputFiles(run)); !e.empty()) {
+        file.error = "will not write " + file.output.string() + ": " + e + " (another --out folder or suffix)";
         return;
     }
     InflateReader reader;

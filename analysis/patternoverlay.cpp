@@ -2,6 +2,7 @@
 
 #include "kernelpatterns.h"
 
+#include "model/atomicfile.h"
 #include "model/inflatereader.h"
 #include "model/jsonscan.h"
 #include "model/streamfile.h"
@@ -226,6 +227,10 @@ PatternOverlayFile writeOne(const Run& run, const RankTrace& rank, const std::ve
         return file;
     }
     const auto [arrayBegin, arrayEnd] = top_level["traceEvents"];
+    if (std::string e = inputOverwriteError(file.output, inputFiles(run)); !e.empty()) {
+        file.error = "will not write " + file.output.string() + ": " + e;
+        return file;
+    }
     StreamFileWriter out;
     if (std::string e = out.open(file.output, reader.isGzip()); !e.empty()) {
         file.error = "cannot write " + file.output.string() + ": " + e;

@@ -43,6 +43,19 @@ std::string writeInPlace(const fs::path& target, std::string_view contents)
 
 } // namespace
 
+std::string inputOverwriteError(const fs::path& target, const std::vector<fs::path>& inputs)
+{
+    std::error_code ec;
+    if (!fs::exists(target, ec))
+        return {};
+    for (const fs::path& input : inputs) {
+        std::error_code ignored;
+        if (fs::equivalent(target, input, ignored))
+            return "it is an input trace of this run (" + input.string() + "): choose another name";
+    }
+    return {};
+}
+
 std::string writeFileAtomically(const fs::path& target, std::string_view contents)
 {
     std::error_code ec;

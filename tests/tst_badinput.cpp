@@ -10,6 +10,10 @@
 
 #include <QtTest>
 
+#include <atomic>
+#include <cstdio>
+#include <functional>
+#include <thread>
 #include <unistd.h>
 
 #include <zlib.h>
@@ -60,6 +64,37 @@ std::string modelText(const Run& run)
             text += r.file.filename().string() + ": " + std::to_string(c.count) + " " + toString(c.kind) + " at byte "
                 + std::to_string(c.samples.empty() ? 0 : c.samples.front().byteOffset) + "\n";
     return text;
+}
+
+
+// A plain trace of about `bytes`: one rank, kernels on one stream, one event per line.
+void writeLargeTrace(const fs::path& file, uint64_t bytes)
+{
+    std::string text = R"J({"schemaVersion": 1, "distributedInfo": {"rank": 1}, "traceEvents": [)J" "\n";
+    for (int64_t i = 0; text.size() < bytes; ++i)
+        text += R"J(  {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": )J" + std::to_string(1000 + 10 * i)
+            + R"J(, "dur": 5, "args": {"stream": 7, "correlation": )J" + std::to_string(i) + "}},\n";
+    text += R"J(  {"ph": "X", "cat": "kernel", "name": "last", "pid": 0, "tid": 7, "ts": 1, "dur": 1, "args": {"stream": 7}})J" "\n]}\n";
+    test::writeFile(file, text);
+}
+
+// Parses `file` while `change` runs on another thread once 1 MiB of it has been read.
+ParsedFile parseWhileChanging(const fs::path& file, const std::function<void()>& change)
+{
+    LoadOptions options;
+    options.chunkBytes = 64 << 10;
+    LoadProgress progress;
+    std::atomic<bool> done{false};
+    std::thread changer([&] {
+        while (!done.load() && progress.bytesDone.load() < (1u << 20))
+            std::this_thread::yield();
+        if (!done.load())
+            change();
+    });
+    ParsedFile parsed = parseTraceFile(file, options, &progress);
+    done = true;
+    changer.join();
+    return parsed;
 }
 
 } // namespace
@@ -211,6 +246,60 @@ private slots:
             ++files;
         }
         QVERIFY(files >= 25);
+    }
+
+    // A file that changes under the loader: cut short, overwritten, deleted. The rank gets an error
+    // (or, deleted, loads whole from the open file), never a crash; what was read before is kept.
+    void fileChangesWhileLoading()
+    {
+        const fs::path dir = test::scratchDir("bad-changing");
+        const fs::path file = dir / "rank1.json";
+        constexpr uint64_t kBytes = 48u << 20;
+
+        writeLargeTrace(file, kBytes);
+        ParsedFile parsed = parseWhileChanging(file, [&] { fs::resize_file(file, 2u << 20); });
+        QVERIFY(parsed.error);
+        QVERIFY2(parsed.error->kind == LoadErrorKind::Truncated, toString(parsed.error->kind));
+        QVERIFY(parsed.error->partial);
+        QVERIFY(parsed.trace.events.size() > 1000);
+        QVERIFY2(describe(*parsed.error).find("rank1.json") != std::string::npos, describe(*parsed.error).c_str());
+
+        writeLargeTrace(file, kBytes);
+        parsed = parseWhileChanging(file, [&] {
+            std::FILE* f = std::fopen(file.c_str(), "r+b");
+            std::fseek(f, long(kBytes / 2), SEEK_SET);
+            std::fputs("\x01\x02 not json any more {{{", f);
+            std::fclose(f);
+        });
+        QVERIFY(parsed.error);
+        // Junk that opens objects and never closes them reads as a file cut short there.
+        QVERIFY2(parsed.error->kind == LoadErrorKind::NotJson || parsed.error->kind == LoadErrorKind::Truncated,
+                 describe(*parsed.error).c_str());
+        QVERIFY(parsed.error->partial);
+        QVERIFY(parsed.error->byteOffset >= kBytes / 2 - 1024);  // where the junk is, or the end it ran to
+
+        writeLargeTrace(file, kBytes);
+        const size_t whole = parseTraceFile(file, LoadOptions{}).trace.events.size();
+        parsed = parseWhileChanging(file, [&] { fs::remove(file); });
+        QVERIFY(!parsed.error);
+        QCOMPARE(parsed.trace.events.size(), whole);
+
+        // Gone between listing the folder and opening it: that file's error, the others load.
+        test::writeFile(dir / "rank0.json", traceOfRank(0));
+        writeLargeTrace(file, 1 << 20);
+        const DiscoveredFiles listed = discoverRunFiles(dir);
+        QCOMPARE(listed.traces.size(), size_t(2));
+        fs::remove(file);
+        std::vector<ParsedFile> files;
+        for (const RunFile& f : listed.traces)
+            files.push_back(parseTraceFile(f.path, LoadOptions{}));
+        QVERIFY(files[1].error);
+        QVERIFY2(files[1].error->kind == LoadErrorKind::Unreadable, describe(*files[1].error).c_str());
+        Run run;
+        assembleRun(run, std::move(files), LoadOptions{});
+        QCOMPARE(run.ranks.size(), size_t(1));
+        QCOMPARE(run.ranks[0].rank, 0);
+        QVERIFY2(modelText(run).find("rank1.json: cannot open: No such file or directory") != std::string::npos, modelText(run).c_str());
     }
 
     // Folders as a whole: no trace at all, ranks with gaps, HTA's execution_trace and

@@ -209,6 +209,34 @@ private slots:
         QCOMPARE(filesIn(dir), (std::vector<std::string>{"kernels.csv", "reader.csv"}));
     }
 
+    // No output ever replaces an input trace: not by its path, a link to it, or a second name.
+    void outputsNeverReplaceInputs()
+    {
+        const fs::path dir = test::scratchDir("cli-keep-inputs");
+        const fs::path run = dir / "run";
+        fs::create_directories(run);
+        fs::copy_file(sampleRun() / "rank0.pt.trace.json.gz", run / "r0.json.gz");
+        // A previous counters output lying in the run folder is one of its ranks now.
+        fs::copy_file(sampleRun() / "rank1.pt.trace.json.gz", run / "r0_with_counters.json.gz");
+        fs::create_symlink(run / "r0.json.gz", dir / "link.csv");
+        fs::create_hard_link(run / "r0.json.gz", dir / "second-name.csv");
+        const std::string before = test::readFileBytes(run / "r0.json.gz");
+        for (const fs::path& target : {run / "r0.json.gz", dir / "link.csv", dir / "second-name.csv", run / "." / "r0.json.gz"}) {
+            const test::CommandResult r = test::runCli("kernels -o " + target.string() + " " + run.string());
+            QCOMPARE(r.exitCode, 4);
+            QVERIFY2(contains(r.err, "it is an input trace of this run"), r.err.c_str());
+        }
+        QCOMPARE(test::readFileBytes(run / "r0.json.gz"), before);
+
+        const std::string second = test::readFileBytes(run / "r0_with_counters.json.gz");
+        const test::CommandResult r = test::runCli("counters --out " + run.string() + " " + run.string());
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(contains(r.out + r.err, "it is an input trace of this run"), (r.out + r.err).c_str());
+        QCOMPARE(test::readFileBytes(run / "r0_with_counters.json.gz"), second);
+        for (const std::string& name : filesIn(run))
+            QVERIFY2(name.find(".tmp-") == std::string::npos, name.c_str());
+    }
+
     // Item 8: synth refuses a non-empty folder; --force removes the old ranks and truth first.
     void synthRefusesToMixRuns()
     {

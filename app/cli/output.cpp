@@ -21,6 +21,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Every file the runs loaded by this process came from: no result is written over one of them.
+std::vector<fs::path>& filesRead()
+{
+    static std::vector<fs::path> files;
+    return files;
+}
+
 bool isTraceName(const std::string& name)
 {
     return name.ends_with(".json") || name.ends_with(".json.gz");
@@ -160,6 +167,8 @@ std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& ex
     LoadedRun loaded;
     loaded.run = loadRun(inputs, loadOptionsFor(invocation));
     const Run& run = *loaded.run;
+    for (fs::path& file : inputFiles(run))
+        filesRead().push_back(std::move(file));
     for (const LoadWarning& w : run.warnings)
         KSCOPE_LOG(Cli, Warning, prefix << w.file.string() << ": " << w.message);
     RankSet loadedRanks;
@@ -220,8 +229,9 @@ std::string renderTable(const Table& table, OutputFormat format, const Invocatio
 int writeResult(const std::string& text, const Invocation& invocation)
 {
     const CommonOptions& common = invocation.common;
-    const std::string error = common.outputFile.empty() ? writeAll(STDOUT_FILENO, text)
-                                                        : writeFileAtomically(common.outputFile, text);
+    std::string error = common.outputFile.empty() ? std::string() : inputOverwriteError(common.outputFile, filesRead());
+    if (error.empty())
+        error = common.outputFile.empty() ? writeAll(STDOUT_FILENO, text) : writeFileAtomically(common.outputFile, text);
     if (error.empty())
         return kExitOk;
     std::cerr << "error: cannot write "

@@ -1,6 +1,10 @@
 #pragma once
 
 // Shared helpers for tests: where ../shared lives, scratch folders, small trace files.
+//
+// Never QCOMPARE an engine enum that has a `const char* toString(Enum)` (LoadErrorKind, DeviceType,
+// ...): Qt Test finds it by ADL and delete[]s the literal when the comparison fails, which aborts
+// the test instead of reporting. Compare with QVERIFY2(a == b, toString(a)).
 
 #include <filesystem>
 #include <string>

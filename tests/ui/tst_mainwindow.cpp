@@ -57,6 +57,7 @@ private slots:
     void stepSelectorNarrowsViews();
     void htaCompatibleModeKeepsSelection();
     void cancelKeepsPreviousRun();
+    void openCancelRepeatedly();
     void corruptFileListedOthersShown();
     void emptyFolderSaysWhy();
     void partialRankIsHatched();
@@ -240,6 +241,73 @@ void TestMainWindow::exportsPngAndCsv()
     for (const QString& file : files)
         if (file.endsWith(QLatin1String(".png")))
             QVERIFY2(distinctColours(QImage(file)) > 4, qPrintable(file));
+
+    // A full disk, a folder that cannot hold files, a trace of the open run: a clear reason, the
+    // target as it was, no temporary file left behind (checked as root too: CI runs as root).
+    QString error;
+    QVERIFY(!chart->exportImage(QStringLiteral("/dev/full"), 0, 0, &error));
+    QVERIFY2(error.contains(QLatin1String("No space left on device")), qPrintable(error));
+    test::writeFile(dir / "plain-file", "x");
+    for (const char* suffix : {"png", "pdf"}) {
+        const QString inside = QString::fromStdString((dir / "plain-file" / "chart.").string()) + QLatin1String(suffix);
+        error.clear();
+        QVERIFY(!chart->exportImage(inside, 0, 0, &error));
+        QVERIFY2(error.startsWith(inside + QLatin1String(": ")), qPrintable(error));
+    }
+    const std::filesystem::path input = std::filesystem::path(MainWindow::sampleRunPath().toStdString()) / "rank0.pt.trace.json.gz";
+    const std::string before = test::readFileBytes(input);
+    std::filesystem::create_symlink(input, dir / "link.png");
+    for (const std::filesystem::path& target : {input, dir / "link.png"}) {
+        error.clear();
+        QVERIFY(!chart->exportImage(QString::fromStdString(target.string()), 0, 0, &error));
+        QVERIFY2(error.contains(QLatin1String("it is an input trace of this run")), qPrintable(error));
+    }
+    QCOMPARE(test::readFileBytes(input), before);
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(dir))
+        QVERIFY2(entry.path().filename().string().find(".tmp-") == std::string::npos, entry.path().c_str());
+    QStringList errors;
+    QVERIFY(w().exportAll(QString::fromStdString((dir / "plain-file").string()), &errors).isEmpty());
+    QCOMPARE(errors.size(), 1);
+}
+
+// Open, cancel, open again, 20 times over, some cancelled at once and some half-way: the last
+// open wins, every view follows it, nothing of the cancelled loads shows (ASan checks for leaks).
+void TestMainWindow::openCancelRepeatedly()
+{
+    const auto dir = scratchDir("kscope-ui-reopen");
+    SynthOptions options;
+    options.ranks = 4;
+    options.steps = 2;
+    QVERIFY(writeSynthRun(dir, options).ok);
+    const QString other = QString::fromStdString(dir.string());
+    QSignalSpy cancelled(w().loader(), &LoadController::cancelled);
+    QSignalSpy changed(&w(), &MainWindow::runChanged);
+    int cancelledLoads = 0;
+    QString lastOpened = w().session()->runPath();
+    for (int i = 0; i < 20; ++i) {
+        const QString path = i % 2 ? other : MainWindow::sampleRunPath();
+        w().openRun(path);
+        QVERIFY(w().loader()->isLoading());
+        if (i % 3 == 1)  // let it get going first (a small run may even finish)
+            QTest::qWait(5);
+        if (w().loader()->isLoading()) {
+            w().loader()->cancel();
+            ++cancelledLoads;
+        } else {
+            lastOpened = path;
+        }
+    }
+    QThreadPool::globalInstance()->waitForDone(kUiTimeoutMs);
+    QCoreApplication::processEvents();
+    QVERIFY(cancelledLoads >= 10);
+    QCOMPARE(int(cancelled.count()), cancelledLoads);
+    QCOMPARE(int(changed.count()), 20 - cancelledLoads);  // only the loads that finished first
+    QCOMPARE(w().session()->runPath(), lastOpened);
+    QVERIFY(openAndWait(w(), other));
+    QCOMPARE(w().run()->ranks.size(), size_t(4));
+    for (AnalysisView* view : w().views())
+        QVERIFY2(view->isCurrent(), qPrintable(view->title()));
+    QVERIFY(!w().isBusy());
 }
 
 void TestMainWindow::stepSelectorNarrowsViews()

@@ -4,18 +4,50 @@
 
 #include "model/atomicfile.h"
 
+#include <mutex>
 #include <sstream>
 
 namespace kscope {
 
+namespace {
+
+std::mutex& protectedMutex()
+{
+    static std::mutex mutex;
+    return mutex;
+}
+
+std::vector<std::filesystem::path>& protectedFiles()
+{
+    static std::vector<std::filesystem::path> files;
+    return files;
+}
+
+} // namespace
+
+void setFilesNotToOverwrite(std::vector<std::filesystem::path> files)
+{
+    const std::lock_guard lock(protectedMutex());
+    protectedFiles() = std::move(files);
+}
+
+QString overwriteRefusal(const QString& path)
+{
+    const std::lock_guard lock(protectedMutex());
+    const std::string reason = inputOverwriteError(std::filesystem::path(path.toStdString()), protectedFiles());
+    return QString::fromStdString(reason);
+}
+
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error)
 {
+    QString reason = overwriteRefusal(path);
     // The engine's writer, as the CLI's --output uses it: temporary file, fsync, rename.
-    const std::string reason = writeFileAtomically(std::filesystem::path(path.toStdString()),
-                                                   std::string_view(bytes.constData(), size_t(bytes.size())));
-    if (!reason.empty() && error)
-        *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(reason));
-    return reason.empty();
+    if (reason.isEmpty())
+        reason = QString::fromStdString(writeFileAtomically(std::filesystem::path(path.toStdString()),
+                                                            std::string_view(bytes.constData(), size_t(bytes.size()))));
+    if (!reason.isEmpty() && error)
+        *error = QStringLiteral("%1: %2").arg(path, reason);
+    return reason.isEmpty();
 }
 
 bool writeCsvFile(const Table& table, const QString& path, QString* error)

@@ -3,9 +3,18 @@
 #include <QByteArray>
 #include <QString>
 
+#include <filesystem>
+#include <vector>
+
 namespace kscope {
 
 struct Table;
+
+// The files of the runs the window shows: no export is ever written over one of them. The session
+// sets them whenever a run is opened or closed.
+void setFilesNotToOverwrite(std::vector<std::filesystem::path> files);
+// Empty, or why `path` must not be written (it is one of those files, under any name).
+QString overwriteRefusal(const QString& path);
 
 // Writes to a temporary file beside `path` and renames it over the target: a reader never sees
 // half a file, and a failure leaves the old file as it was. On failure *error says why.

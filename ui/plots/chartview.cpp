@@ -2,12 +2,20 @@
 
 #include "plots/palette.h"
 
+#include "common/filewriting.h"
+
+#include <QBuffer>
+#include <QCoreApplication>
+#include <QDir>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QInputDialog>
 #include <QMenu>
 #include <QMessageBox>
 #include <QRegularExpression>
 #include <QToolTip>
+
+#include <filesystem>
 
 namespace kscope {
 
@@ -279,17 +287,54 @@ void ChartView::resetView()
     replot();
 }
 
-bool ChartView::exportImage(const QString& path, int width, int height)
+bool ChartView::exportImage(const QString& path, int width, int height, QString* error)
 {
+    QString reason = overwriteRefusal(path);
     // The title was elided to the widget; an export may be wider.
     const QFontMetrics metrics(m_title->font());
     m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, (width > 0 ? width : this->width()) - 24)));
-    const bool ok = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive)
-        ? savePdf(path, width, height)
-        : saveRastered(path, width, height, 1.0, nullptr);
+    if (reason.isEmpty())
+        reason = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? writePdf(path, width, height)
+                                                                            : writeRaster(path, width, height);
     updateTitleText();
     replot(rpQueuedReplot);
-    return ok;
+    if (!reason.isEmpty() && error)
+        *error = QStringLiteral("%1: %2").arg(path, reason);
+    return reason.isEmpty();
+}
+
+QString ChartView::writeRaster(const QString& path, int width, int height)
+{
+    // Encoded in memory, then written as every export is: a full or read-only disk leaves no
+    // half-written image behind.
+    QByteArray format = QFileInfo(path).suffix().toUpper().toLatin1();
+    if (format.isEmpty())
+        format = "PNG";
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!toPixmap(width, height, 1.0).save(&buffer, format.constData()))
+        return tr("cannot encode the chart as %1").arg(QString::fromLatin1(format));
+    QString error;
+    return writeFileAtomically(path, bytes, &error) ? QString() : error.mid(path.size() + 2);
+}
+
+QString ChartView::writePdf(const QString& path, int width, int height)
+{
+    // QCustomPlot writes PDFs only to a file name: a temporary one beside the target, renamed over it.
+    const QFileInfo target(path);
+    const QString temp = target.dir().filePath(QStringLiteral(".%1.tmp-%2").arg(target.fileName()).arg(QCoreApplication::applicationPid()));
+    if (!savePdf(temp, width, height)) {
+        QFile::remove(temp);
+        return tr("cannot write into %1").arg(QDir::toNativeSeparators(target.absolutePath()));
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp.toStdString(), path.toStdString(), ec);
+    if (ec) {
+        QFile::remove(temp);
+        return QString::fromStdString(ec.message());
+    }
+    return {};
 }
 
 void ChartView::mouseMoveEvent(QMouseEvent* event)
@@ -356,8 +401,9 @@ void ChartView::exportWithDialog(bool pdf, bool askSize)
     QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), m_exportName + (pdf ? ".pdf" : ".png"), filter);
     if (path.isEmpty())
         return;
-    if (!exportImage(path, width, height))
-        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(path));
+    QString error;
+    if (!exportImage(path, width, height, &error))
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(error));
 }
 
 } // namespace kscope

@@ -42,7 +42,9 @@ public:
     void setMarkedIds(const QList<int>& ids);
     QList<int> markedIds() const { return m_markedIds; }
     void resetView();
-    bool exportImage(const QString& path, int width = 0, int height = 0);  // .pdf or raster by suffix
+    // .pdf, or a raster image by suffix (PNG when none); on failure *error says why. Written to a
+    // temporary file and renamed, never over a trace of the open runs.
+    bool exportImage(const QString& path, int width = 0, int height = 0, QString* error = nullptr);
 
 signals:
     void idClicked(int id);
@@ -55,6 +57,8 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
+    QString writeRaster(const QString& path, int width, int height);  // empty, or why not
+    QString writePdf(const QString& path, int width, int height);
     void showContextMenu(const QPoint& pos);
     void exportWithDialog(bool pdf, bool askSize);
     void updateHighlight();

@@ -1,6 +1,8 @@
 #include "session/runsession.h"
 
 #ifndef Q_MOC_RUN
+#include "common/filewriting.h"
+#include "model/atomicfile.h"
 #include "model/runslice.h"
 #include "model/trace.h"
 #endif
@@ -55,6 +57,7 @@ void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
     m_sides[0].generation = ++m_nextGeneration;
     m_sides[0].stepSlices.clear();
     m_shown = RunSide::Control;
+    protectInputs();
     dropStaleResults();
     emit runChanged();
     showRun(RunSide::Control, reopened);
@@ -66,12 +69,23 @@ void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
     m_sides[1].path = path;
     m_sides[1].generation = ++m_nextGeneration;
     m_sides[1].stepSlices.clear();
+    protectInputs();
     dropStaleResults();
     // Views of the test run move first (to the new test run, or back to the control when the
     // comparison closes), so whoever listens to comparisonChanged sees a consistent session.
     if (m_shown == RunSide::Test)
         showRun(m_sides[1].run ? RunSide::Test : RunSide::Control, true);
     emit comparisonChanged();  // single-run views of the control run have nothing to redo
+}
+
+void RunSession::protectInputs() const
+{
+    std::vector<std::filesystem::path> files;
+    for (const Side& side : m_sides)
+        if (side.run)
+            for (std::filesystem::path& file : inputFiles(*side.run))
+                files.push_back(std::move(file));
+    setFilesNotToOverwrite(std::move(files));
 }
 
 void RunSession::dropStaleResults()

@@ -126,6 +126,7 @@ private:
     QString cacheKey(const QString& key, bool comparison) const;
     void showRun(RunSide side, bool keepSelection);
     void dropStaleResults();
+    void protectInputs() const;  // no export may replace a trace of the open runs
     void applyStep();
     void setSlice(std::shared_ptr<const Run> slice);
     void finishJob(const QString& fullKey, const QString& key);

@@ -49,8 +49,9 @@ public:
     static QString aboutText();  // Help > About: version, Qt, the licences of what we link
 
     // File > Export All without dialogs: every chart as PNG and every table as CSV of the views
-    // that show the current run, mode and step. Returns the files written.
-    QStringList exportAll(const QString& folder);
+    // that show the current run, mode and step. Returns the files written; *errors gets "path: why"
+    // for each file that could not be (a full disk, a read-only folder, a trace of the open run).
+    QStringList exportAll(const QString& folder, QStringList* errors = nullptr);
 
 signals:
     void runChanged();

@@ -15,6 +15,8 @@
 #include <QInputDialog>
 #include <QMessageBox>
 
+#include <algorithm>
+
 namespace kscope {
 
 ChartView* MainWindow::currentChart() const
@@ -47,10 +49,11 @@ void MainWindow::exportChartDialog()
                                                       tr("PNG image (*.png);;PDF (*.pdf)"), &filter);
     if (path.isEmpty())
         return;
-    if (chart->exportImage(path))
+    QString error;
+    if (chart->exportImage(path, 0, 0, &error))
         showStatus(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
     else
-        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(path));
+        QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(error));
 }
 
 void MainWindow::exportTableDialog()
@@ -82,19 +85,25 @@ void MainWindow::exportTableDialog()
         QMessageBox::warning(this, tr("Export Table"), tr("Could not write %1").arg(error));
 }
 
-QStringList MainWindow::exportAll(const QString& folder)
+QStringList MainWindow::exportAll(const QString& folder, QStringList* errors)
 {
     QStringList written;
     const QDir dir(folder);
-    if (!dir.exists())
+    if (!dir.exists()) {
+        if (errors)
+            *errors << tr("%1: no such folder").arg(folder);
         return written;
+    }
     // What is exported is what the views show once every result is in: wait for them.
     QElapsedTimer clock;
     clock.start();
     while (isBusy() && clock.elapsed() < 120000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    for (const ViewFiles& files : exportViews(m_views, folder))
+    for (const ViewFiles& files : exportViews(m_views, folder)) {
         written << files.charts << files.tables;
+        if (errors)
+            *errors << files.errors;
+    }
     return written;
 }
 
@@ -107,8 +116,16 @@ void MainWindow::exportAllDialog()
     const QString folder = QFileDialog::getExistingDirectory(this, tr("Export All Charts and Tables Into"));
     if (folder.isEmpty())
         return;
-    const QStringList written = exportAll(folder);
+    QStringList errors;
+    const QStringList written = exportAll(folder, &errors);
     showStatus(tr("Wrote %1 into %2").arg(fmt::count(written.size(), "file", "files"), QDir::toNativeSeparators(folder)));
+    if (!errors.isEmpty()) {
+        const int shown = std::min<int>(int(errors.size()), 8);
+        QMessageBox::warning(this, tr("Export All"),
+                             tr("Could not write %1:\n%2%3")
+                                 .arg(fmt::count(errors.size(), "file", "files"), errors.mid(0, shown).join(QLatin1Char('\n')),
+                                      errors.size() > shown ? tr("\n…") : QString()));
+    }
 }
 
 } // namespace kscope

@@ -25,13 +25,19 @@ QList<ViewFiles> exportViews(const QList<AnalysisView*>& views, const QString& f
             if (skipMessages && !chart->message().isEmpty())
                 continue;
             const QString path = dir.filePath(chart->exportName() + QStringLiteral(".png"));
-            if (chart->exportImage(path, std::max(chart->width(), minWidth), std::max(chart->height(), minHeight)))
+            QString error;
+            if (chart->exportImage(path, std::max(chart->width(), minWidth), std::max(chart->height(), minHeight), &error))
                 files.charts << path;
+            else
+                files.errors << error;
         }
         for (const TableExport& table : view->tables()) {
             const QString path = dir.filePath(table.name + QStringLiteral(".csv"));
-            if (writeCsvFile(table.table, path))
+            QString error;
+            if (writeCsvFile(table.table, path, &error))
                 files.tables << path;
+            else
+                files.errors << error;
         }
         written.push_back(files);
     }

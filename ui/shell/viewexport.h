@@ -15,6 +15,7 @@ struct ViewFiles {
     QString title;
     QStringList charts;  // paths written
     QStringList tables;
+    QStringList errors;  // "path: why", for each file that could not be written
 };
 // skipMessages: leave out charts that only say why they are empty (a report has no use for them).
 QList<ViewFiles> exportViews(const QList<AnalysisView*>& views, const QString& folder, int minWidth = 900,
