@@ -341,6 +341,20 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
         run->errors.push_back({files.errorPath, -1, 0, LoadErrorKind::Unreadable, files.error, false});
         return run;
     }
+    if (options.htaCompat) {
+        // HTA's directory scan takes every name ending in .gz, not only *.json.gz (read as gzip).
+        std::erase_if(files.skipped, [&](const SkippedFile& f) {
+            std::error_code ec;
+            if (!endsWith(f.file.filename().string(), ".gz") || !fs::is_regular_file(f.file, ec))
+                return false;
+            const uintmax_t bytes = fs::file_size(f.file, ec);
+            files.traces.push_back({f.file, ec ? 0 : static_cast<uint64_t>(bytes)});
+            return true;
+        });
+        std::sort(files.traces.begin(), files.traces.end(),
+                  [](const RunFile& a, const RunFile& b) { return a.path.filename() < b.path.filename(); });
+        run->skippedFiles = files.skipped;
+    }
     if (!options.onlyRanks.empty()) {
         // --ranks on a 1,000-rank run should not parse 1,000 files: a file whose rank is known
         // from its head (or, lacking distributedInfo, its name) and not wanted is left unread.

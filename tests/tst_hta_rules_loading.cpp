@@ -71,6 +71,26 @@ class TestHtaRulesLoading : public QObject {
     Q_OBJECT
 
 private slots:
+    // create_rank_to_trace_dict_from_dir: a non-recursive scan of names ending in .json or .gz
+    // (the latter read as gzip), so "rank1.trace.gz" is a trace to HTA; the default mode takes
+    // *.json and *.json.gz and lists the rest as skipped.
+    void directoryScanTakesGz()
+    {
+        const fs::path dir = test::scratchDir("hta-rules-gz");
+        test::writeFile(dir / "rank0.json", traceText({kernelEv("k", 7, "10", "5", 1)}, rankHead(0)));
+        test::writeGzipFile(dir / "rank1.trace.gz", traceText({kernelEv("k", 7, "10", "5", 1)}, rankHead(1)));
+        test::writeFile(dir / "notes.txt", "not a trace");
+        fs::create_directories(dir / "sub");
+        test::writeFile(dir / "sub" / "rank2.json", traceText({kernelEv("k", 7, "10", "5", 1)}, rankHead(2)));
+        const auto hta = loadDir(dir, true);
+        QVERIFY(hta->errors.empty());
+        QCOMPARE(rankNumbers(*hta), (QList<int>{0, 1}));
+        QCOMPARE(hta->skippedFiles.size(), size_t(1));
+        const auto ours = loadDir(dir, false);
+        QCOMPARE(rankNumbers(*ours), QList<int>{0});
+        QCOMPARE(ours->skippedFiles.size(), size_t(2));
+    }
+
     // trace_file.create_rank_to_trace_dict: the first line matching "rank":\s+(\d+) gives the
     // rank; compact JSON ("rank":3) does not match and the rank is 0, as is a file without one.
     void rankRegex_data()
