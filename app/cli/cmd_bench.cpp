@@ -5,10 +5,13 @@
 #include <CLI/CLI.hpp>
 
 #include <chrono>
+#include <fstream>
 #include <iostream>
+#include <malloc.h>
 #include <memory>
 #include <sys/resource.h>
 #include <thread>
+#include <unistd.h>
 
 namespace kscope::cli {
 
@@ -26,6 +29,17 @@ uint64_t peakRssBytes()
     rusage usage{};
     getrusage(RUSAGE_SELF, &usage);
     return static_cast<uint64_t>(usage.ru_maxrss) * 1024;
+}
+
+// Resident set now: what a load left behind once its run is released (malloc_trim first, so
+// freed heap that glibc keeps for reuse does not read as a leak).
+uint64_t currentRssBytes()
+{
+    malloc_trim(0);
+    std::ifstream statm("/proc/self/statm");
+    uint64_t pages = 0, residentPages = 0;
+    statm >> pages >> residentPages;
+    return residentPages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 struct BenchArgs {
@@ -50,8 +64,12 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
     double bestSeconds = 1e300;
     double bestCpuSeconds = 1e300;
     std::shared_ptr<Run> run;
+    std::vector<uint64_t> rssBetweenLoads;  // after the 1st, 2nd, ... load was released
     for (int i = 0; i < std::max(repeat, 1); ++i) {
-        run.reset();
+        if (run) {
+            run.reset();
+            rssBetweenLoads.push_back(currentRssBytes());
+        }
         const auto start = std::chrono::steady_clock::now();
         const double cpuStart = cpuSeconds();
         run = loadRun(inputs, options);
@@ -91,6 +109,13 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
                   std::string("ratio")});
     table.addRow({std::string("json_bytes_per_event"), read ? static_cast<double>(uncompressed) / read : 0.0,
                   std::string("B/event")});
+    if (rssBetweenLoads.size() >= 2) {
+        // Flat when loading frees everything it took: a leak grows it with every repeat.
+        const double growth = (double(rssBetweenLoads.back()) - double(rssBetweenLoads.front())) / (rssBetweenLoads.size() - 1);
+        table.addRow({std::string("rss_after_first_release"), rssBetweenLoads.front() / mb, std::string("MB")});
+        table.addRow({std::string("rss_after_last_release"), rssBetweenLoads.back() / mb, std::string("MB")});
+        table.addRow({std::string("rss_growth_per_load"), growth / mb, std::string("MB")});
+    }
     for (const auto& [name, extra] : benchExtensions()) {
         for (auto& row : extra(*run, invocation))
             table.addRow(std::move(row));
