@@ -211,11 +211,17 @@ std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vecto
 std::string groupLabel(const Run& run, const CollectiveGroup& g)
 {
     std::string label = g.name ? "process group " + std::string(run.str(g.name)) : std::string("collectives without a process group");
-    if (g.ranksText) {
+    const bool contiguous = !g.members.empty() && g.members.back() - g.members.front() + 1 == int(g.members.size());
+    if (contiguous && g.members.size() > 4) {
+        label += " (ranks " + std::to_string(g.members.front()) + "-" + std::to_string(g.members.back()) + ")";
+    } else if (g.ranksText) {
         std::string_view ranks = run.str(g.ranksText);
         if (ranks.size() >= 2 && ranks.front() == '"' && ranks.back() == '"')
             ranks = ranks.substr(1, ranks.size() - 2);
-        label += " (ranks " + std::string(ranks) + ")";
+        if (ranks.size() > 60)
+            label += " (" + std::to_string(g.members.size()) + " ranks)";
+        else
+            label += " (ranks " + std::string(ranks) + ")";
     }
     return label;
 }
