@@ -220,6 +220,30 @@ private slots:
         QCOMPARE(d.series[0].tsNs, (std::vector<int64_t>{10000, 20000, 30000, 40000}));
     }
 
+    // (12) Time blocked on a full queue: per stream, dur = next ts - ts summed where the length
+    // is >= the limit; relative to the rank's ts.max - ts.min (starts only: a long late op's end
+    // does not count). The result is keyed by rank, so of two full streams only the one HTA
+    // handles last survives: streams come in ascending order (groupby), not in time order.
+    void queueBlockedLastStreamAndRelative()
+    {
+        std::vector<std::string> events;
+        for (int k = 0; k < 3; ++k)
+            events.push_back(launchEv(std::to_string(k), 1 + k));
+        for (int k = 0; k < 3; ++k)
+            events.push_back(kernelEv("k", 9, std::to_string(12 + k), "0.5", 1 + k));
+        for (int k = 0; k < 3; ++k)
+            events.push_back(launchEv(std::to_string(100 + k), 11 + k));
+        for (int k = 0; k < 3; ++k)
+            events.push_back(kernelEv("k", 7, std::to_string(107 + k), "0.5", 11 + k));
+        events.push_back(x("cpu_op", "late_long_op", "400", "1000"));
+        const auto run = load("blocked", {traceText(events, rankHead(0))}, true);
+        const QueueLength q = queueLength(*run, {.htaCompat = true, .maxQueueLength = 3});
+        QCOMPARE(q.blocked.size(), size_t(1));
+        QCOMPARE(q.blocked[0].stream, 9);
+        QCOMPARE(q.blocked[0].durationNs, int64_t(10000));
+        QCOMPARE(q.blocked[0].relative, 10.0 / 400.0);
+    }
+
     // (13) Memory bandwidth picks MEMORY by HTA's name regexes (a copy named hipMemcpy... is
     // COMMUNICATION there), turns dur 0 into 1 µs, and leaves a rounded negative duration alone,
     // so that copy's end point comes before its start.
