@@ -22,6 +22,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QDockWidget>
 #include <QStandardPaths>
 #include <QThreadPool>
@@ -66,6 +67,7 @@ private slots:
     void launchAndQueueViewsFollowTheRank();
     void stepsHeatMapSelectsRankAndStep();
     void patternsViewFollowsOperatorAndRank();
+    void collectivesViewNamesTheStraggler();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -589,6 +591,31 @@ void TestMainWindow::patternsViewFollowsOperatorAndRank()
     QVERIFY(w().session()->selection()->kernel() != 0);  // the pattern's first kernel
     screenshot(&w(), "patterns");
     w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("aten::linear"));
+}
+
+void TestMainWindow::collectivesViewNamesTheStraggler()
+{
+    w().dock(QStringLiteral("collectives"))->raise();
+    QVERIFY(waitIdle(w()));
+    AnalysisView* view = w().view(QStringLiteral("collectives"));
+    // The sample run was written with --straggler 5: it arrives last at every all-reduce.
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("Rank 5 arrived last")),
+             qPrintable(view->findChild<QLabel*>()->text()));
+    ChartView* bars = view->charts().front();
+    QCOMPARE(bars->plottableCount(), 2);  // wait and transfer, stacked
+    QCOMPARE(pointCount(bars), 8);        // one bar per rank
+    const QList<TableExport> tables = view->tables();
+    QCOMPARE(tables.size(), 3);
+    QCOMPARE(tables.front().name, QStringLiteral("collectives"));
+    QVERIFY(!tables.front().table.rows.empty());
+    ResultTableView* table = view->tableViews().front();
+    table->setCurrentIndex(table->model()->index(0, 0));
+    QVERIFY(w().session()->selection()->kernel() != 0);
+    QCOMPARE(w().session()->selection()->rank(), 5);
+    QVERIFY(!w().session()->selection()->timeRange().isEmpty());
+    screenshot(view, "collectives");
+    view->findChild<QTabWidget*>()->setCurrentIndex(1);
+    screenshot(view, "collectives-lateness");
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

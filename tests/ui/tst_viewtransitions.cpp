@@ -15,6 +15,8 @@
 #include "analysis/launchtables.h"
 #include "analysis/memorybandwidth.h"
 #include "analysis/annotations.h"
+#include "analysis/collectives.h"
+#include "analysis/collectivetables.h"
 #include "analysis/kernelpatterns.h"
 #include "analysis/patterntables.h"
 #include "analysis/queuelength.h"
@@ -230,6 +232,14 @@ Table TestViewTransitions::expected(const QString& name) const
         return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
     if (name == QLatin1String("stragglers"))
         return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
+    if (name.startsWith(QLatin1String("collective"))) {
+        const Collectives result = matchCollectives(slice, {.htaCompat = hta});
+        if (name == QLatin1String("collectives"))
+            return collectivesTable(slice, result);
+        if (name == QLatin1String("collective-ranks"))
+            return collectiveRanksTable(result, false);
+        return collectiveSummaryTable(slice, result);
+    }
     if (name == QLatin1String("import-issues") && !m_window->session()->testRun())
         return importIssuesTable(*m_window->run());
     return {};
@@ -261,17 +271,18 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: fourteen analyses for fifteen
+    // Overview and Temporal breakdown show one temporal result: fifteen analyses for sixteen
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
-    // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations).
+    // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
+    // collectives).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 14);
+    QCOMPARE(w().session()->computedCount() - computed, 15);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 14);
+    QCOMPARE(w().session()->computedCount() - computed, 15);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

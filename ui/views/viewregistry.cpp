@@ -15,7 +15,8 @@ namespace kscope {
     X(launchViewSpec) \
     X(queueViewSpec) \
     X(stepsViewSpec) \
-    X(patternsViewSpec)
+    X(patternsViewSpec) \
+    X(collectivesViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)
