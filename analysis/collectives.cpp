@@ -211,15 +211,18 @@ std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vecto
 std::string groupLabel(const Run& run, const CollectiveGroup& g)
 {
     std::string label = g.name ? "process group " + std::string(run.str(g.name)) : std::string("collectives without a process group");
-    const bool contiguous = !g.members.empty() && g.members.back() - g.members.front() + 1 == int(g.members.size());
-    if (contiguous && g.members.size() > 4) {
-        label += " (ranks " + std::to_string(g.members.front()) + "-" + std::to_string(g.members.back()) + ")";
+    std::vector<int> all(g.members);
+    all.insert(all.end(), g.ranksLeftOut.begin(), g.ranksLeftOut.end());
+    std::sort(all.begin(), all.end());
+    const bool contiguous = !all.empty() && all.back() - all.front() + 1 == int(all.size());
+    if (contiguous && all.size() > 4) {
+        label += " (ranks " + std::to_string(all.front()) + "-" + std::to_string(all.back()) + ")";
     } else if (g.ranksText) {
         std::string_view ranks = run.str(g.ranksText);
         if (ranks.size() >= 2 && ranks.front() == '"' && ranks.back() == '"')
             ranks = ranks.substr(1, ranks.size() - 2);
         if (ranks.size() > 60)
-            label += " (" + std::to_string(g.members.size()) + " ranks)";
+            label += " (" + std::to_string(all.size()) + " ranks)";
         else
             label += " (ranks " + std::string(ranks) + ")";
     }
@@ -237,6 +240,19 @@ std::string rankList(const std::vector<int>& ranks)
         out += (i ? ", " : "") + std::to_string(ranks[i]);
     }
     return out;
+}
+
+std::string formatMicros(int64_t ns)
+{
+    const int64_t whole = ns / 1000, frac = (ns < 0 ? -ns : ns) % 1000;
+    std::string text = std::to_string(whole);
+    if (frac) {
+        std::string digits = std::to_string(frac);
+        text += "." + std::string(3 - digits.size(), '0') + digits;
+        while (text.back() == '0')
+            text.pop_back();
+    }
+    return text;
 }
 
 void addStats(CollectiveRankStats& s, const CollectiveInstance& in, const CollectiveArrival& a)
@@ -291,10 +307,15 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         if (group.ranksText)
             for (int m : parseRanksList(run.str(group.ranksText)))
                 members.insert(m);
-        group.members.assign(members.begin(), members.end());
-        for (int m : group.members)
+        for (int m : members) {
+            if (!run.findRank(m) && run.ranksNotLoaded.contains(m)) {
+                group.ranksLeftOut.push_back(m);
+                continue;
+            }
+            group.members.push_back(m);
             if (!run.findRank(m))
                 group.ranksNotInRun.push_back(m);
+        }
         group.rule = allSeq[g] ? MatchRule::Seq : MatchRule::Order;
     }
 
@@ -334,7 +355,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         in.kernelName = firstRank.events.name[first.firstKernel];
         in.dtype = first.dtype;
         in.bytes = first.bytes;
-        in.groupSize = first.groupSize > 0 ? first.groupSize : int32_t(group.members.size());
+        in.groupSize = first.groupSize > 0 ? first.groupSize : int32_t(group.members.size() + group.ranksLeftOut.size());
         in.step = first.step;
         for (size_t e = begin; e < end; ++e) {
             const Unit& u = units[entries[e].rankIndex][entries[e].unit];
@@ -495,6 +516,9 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         if (g.mismatchedInstances)
             note += "; " + std::to_string(g.mismatchedInstances) + " whose name or size differs between ranks";
         result.notes.push_back(note);
+        if (!g.ranksLeftOut.empty())
+            result.notes.push_back(groupLabel(run, g) + ": ranks " + rankList(g.ranksLeftOut) +
+                                   " were not loaded (--ranks); its figures are among the ranks loaded");
         if (!g.ranksNotInRun.empty())
             result.notes.push_back(groupLabel(run, g) + ": ranks " + rankList(g.ranksNotInRun) +
                                    " are not in the run; its instances are partial");
@@ -504,7 +528,9 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
                                " partial instances are left out of the per-rank statistics and the straggler answer");
     if (st.rank >= 0) {
         std::string note = "straggler: rank " + std::to_string(st.rank) + " arrived last in " +
-                           std::to_string(st.lastCount) + " of " + std::to_string(st.instances) + " collectives";
+                           std::to_string(st.lastCount) + " of " + std::to_string(st.instances) +
+                           " collectives, delaying them by " + formatMicros(st.delayCausedNs) + " us in all (" +
+                           formatMicros(int64_t(st.delayPerStepNs + 0.5)) + " us per step)";
         if (options.compareWithHta) {
             if (!st.htaRanks.empty())
                 note += std::string("; HTA's heuristic (stragglers) names ") + rankList(st.htaRanks) +

@@ -15,7 +15,8 @@
 //   group carries Seq (MatchRule::Seq), else by the position of the unit among the group's
 //   units on each rank, in start order (MatchRule::Order). Ranks of the group that are not in
 //   the run, or that have no unit for an instance, make the instance partial: its figures are
-//   over the ranks present, and per-rank statistics use complete instances only.
+//   over the ranks present, and per-rank statistics use complete instances only. Ranks the load
+//   skipped on purpose (--ranks) are left out of the group instead, with a note.
 // - Per instance: arrival = a rank's first kernel start; skew = latest - earliest arrival; wait
 //   of a rank = latest arrival - its arrival; transfer = latest end - latest arrival; bytes =
 //   max(in, out) elements x dtype size (the buffer nccl-tests sizes by); algbw = bytes /
@@ -48,7 +49,10 @@ struct CollectiveGroup {
     StringId name;        // Process Group Name; null when the trace has none
     StringId ranksText;   // Process Group Ranks as written; null when absent
     std::vector<int> members;      // from the ranks list, else the ranks that ran its collectives
-    std::vector<int> ranksNotInRun;  // members without a loaded rank
+    std::vector<int> ranksNotInRun;  // members without a loaded rank (their instances are partial)
+    // Members whose files the load skipped on purpose (LoadOptions::onlyRanks, the CLI's --ranks):
+    // not in `members`, so instances are complete among the ranks asked for.
+    std::vector<int> ranksLeftOut;
     MatchRule rule = MatchRule::Seq;
     int64_t instances = 0;
     int64_t partialInstances = 0;

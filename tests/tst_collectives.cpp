@@ -139,6 +139,7 @@ private slots:
     void orderFallback();
     void missingRankInOneInstance();
     void rankNotInRun();
+    void ranksLeftOutByRequest();
     void twoProcessGroupsInterleaved_data();
     void twoProcessGroupsInterleaved();
     void cpuSideOnly();
@@ -330,6 +331,28 @@ void TestCollectives::rankNotInRun()
     QCOMPARE(r.instances[0].groupSize, 4);
     QCOMPARE(r.straggler.rank, -1);
     QVERIFY(anyNoteContains(r, "ranks 2, 3 are not in the run"));
+}
+
+void TestCollectives::ranksLeftOutByRequest()
+{
+    // Loading ranks 0 and 1 of four on purpose (--ranks 0,1): complete among those, with a note.
+    std::vector<std::vector<Coll>> ranks(4);
+    for (int r = 0; r < 4; ++r)
+        ranks[size_t(r)].push_back({.pgRanks = "[0, 1, 2, 3]", .seq = 1, .startUs = 1000.0 + r});
+    const auto all = loadRanks("left-out", ranks);
+    LoadOptions options;
+    options.onlyRanks = RankSet{0, 1};
+    const auto run = loadRun(all->folder, options);
+    QCOMPARE(int(run->ranks.size()), 2);
+    const Collectives r = matchCollectives(*run);
+    QCOMPARE(r.groups[0].ranksLeftOut, (std::vector<int>{2, 3}));
+    QVERIFY(r.groups[0].ranksNotInRun.empty());
+    QCOMPARE(r.instances.size(), size_t{1});
+    QVERIFY(!r.instances[0].partial());
+    QCOMPARE(r.instances[0].groupSize, 4);
+    QCOMPARE(r.instances[0].lastRank, 1);
+    QCOMPARE(r.straggler.rank, 1);
+    QVERIFY(anyNoteContains(r, "ranks 2, 3 were not loaded (--ranks)"));
 }
 
 void TestCollectives::twoProcessGroupsInterleaved_data()
