@@ -2,6 +2,7 @@
 
 #include "gpuactivity.h"
 
+#include <algorithm>
 #include <array>
 
 namespace kscope {
@@ -96,14 +97,28 @@ std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, cons
     return rows;
 }
 
-int64_t htaIndexCorrelation(const EventTable& t, size_t i)
+int64_t htaRowIndex(const RankTrace& rank, size_t i)
 {
+    const EventTable& t = rank.events;
+    if (t.fileIndex.size() != t.size())
+        return static_cast<int64_t>(i);
+    const uint32_t ordinal = t.fileIndex[i];
+    const auto& runs = rank.elementOffsets;
+    auto it = std::upper_bound(runs.begin(), runs.end(), ordinal,
+                               [](uint32_t value, const std::pair<uint32_t, uint32_t>& run) { return value < run.first; });
+    const uint32_t offset = it == runs.begin() ? 0 : (it - 1)->second;
+    return int64_t(ordinal) + offset;
+}
+
+int64_t htaIndexCorrelation(const RankTrace& rank, size_t i)
+{
+    const EventTable& t = rank.events;
     if (t.correlation[i] == -1)
         return -1;
     const EventIndex partner = t.link[i];
     if (partner == kNoEvent)
         return 0;
-    return t.fileIndex.empty() ? int64_t(partner) : int64_t(t.fileIndex[partner]);
+    return htaRowIndex(rank, partner);
 }
 
 } // namespace kscope

@@ -51,8 +51,11 @@ private:
 
 std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, const EventFilter& filter);
 
-// HTA's index_correlation of a row in HTA's mode (rows numbered by EventTable::fileIndex, HTA's
-// frame index): -1 without a correlation, 0 when the partner is missing, else the partner's row.
-int64_t htaIndexCorrelation(const EventTable& events, size_t row);
+// HTA's row index of a row (its position in traceEvents) in a run loaded in HTA's mode; else
+// the row itself.
+int64_t htaRowIndex(const RankTrace& rank, size_t row);
+// HTA's index_correlation: -1 without a correlation, 0 when the partner is missing, else the
+// partner's HTA row index.
+int64_t htaIndexCorrelation(const RankTrace& rank, size_t row);
 
 } // namespace kscope

@@ -576,6 +576,11 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
         {tsNs, durNs, name, category, thread, ev.stream, ev.correlation, ev.externalId, phase, kind});
     if (trace.eventsRead == 1)
         trace.firstElementKept = true;
+    if (m_options.htaCompat) {
+        const auto gap = static_cast<uint32_t>(trace.eventsRead - 1 - row);
+        if (trace.elementOffsets.empty() ? gap != 0 : trace.elementOffsets.back().second != gap)
+            trace.elementOffsets.emplace_back(row, gap);
+    }
     EventTable& t = trace.events;
 
     if (ev.hasMemory) {

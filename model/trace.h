@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -78,6 +79,10 @@ struct RankTrace {
     // by their position in traceEvents, and its index_correlation = 0 ("partner missing") cannot
     // tell a partner at position 0 from none: its queue length leaves that launch out.
     bool firstElementKept = false;
+    // HTA's row index of an event is its position in traceEvents (flows, metadata and counters
+    // between events leave gaps). Kept in HTA's mode only: runs of (first EventTable::fileIndex,
+    // position - fileIndex), sorted; see htaRowIndex() in analysis/eventquery.h.
+    std::vector<std::pair<uint32_t, uint32_t>> elementOffsets;
     TraceMetadata metadata;
     DeviceType deviceType = DeviceType::Unknown;
     EventTable events;

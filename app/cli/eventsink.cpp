@@ -1,0 +1,68 @@
+#include "eventsink.h"
+
+#include "model/atomicfile.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fcntl.h>
+#include <filesystem>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace kscope::cli {
+
+namespace fs = std::filesystem;
+
+EventSink::EventSink(const std::string& target) : m_target(target)
+{
+    if (target.empty()) {
+        m_fd = STDOUT_FILENO;
+        return;
+    }
+    std::error_code ec;
+    const fs::file_status status = fs::status(target, ec);
+    if (!ec && fs::exists(status) && !fs::is_regular_file(status)) {
+        m_inPlace = true;  // /dev/stdout, a pipe: written where it is
+        m_fd = ::open(target.c_str(), O_WRONLY | O_CLOEXEC);
+    } else {
+        const fs::path path(target);
+        m_temporary = (path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()))).string();
+        m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    }
+    if (m_fd < 0)
+        m_error = std::strerror(errno);
+}
+
+EventSink::~EventSink()
+{
+    if (m_fd >= 0 && m_fd != STDOUT_FILENO)
+        ::close(m_fd);
+    if (!m_temporary.empty())
+        ::unlink(m_temporary.c_str());
+}
+
+void EventSink::write(std::string_view bytes)
+{
+    if (!m_error.empty() || bytes.empty())
+        return;
+    m_error = writeAll(m_fd, bytes);
+    m_bytes += bytes.size();
+}
+
+std::string EventSink::finish()
+{
+    if (!m_error.empty() || m_target.empty() || m_inPlace)
+        return m_error;
+    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
+        m_fd = -1;
+        return m_error = std::strerror(errno);
+    }
+    m_fd = -1;
+    if (::rename(m_temporary.c_str(), m_target.c_str()) != 0)
+        return m_error = std::strerror(errno);
+    m_temporary.clear();
+    return {};
+}
+
+} // namespace kscope::cli
