@@ -141,7 +141,9 @@ void writeOne(const Run& run, const RankTrace& rank, const QueueLength* queue, c
         return;
     }
     StreamFileWriter writer;
-    if (std::string e = writer.open(file.output, reader.isGzip(), options.gzipLevel); !e.empty()) {
+    // HTA writes every copy with gzip.open, whatever its name (quirk); the default keeps the input's form.
+    const bool gzip = reader.isGzip() || options.htaCompat;
+    if (std::string e = writer.open(file.output, gzip, options.gzipLevel); !e.empty()) {
         file.error = file.output.string() + ": " + e;
         return;
     }

@@ -4,6 +4,7 @@
 // trace_counters.py, cuda_kernel_analysis.py), and the default mode where it differs on purpose.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
+#include "analysis/countertrace.h"
 #include "analysis/idletime.h"
 #include "analysis/kernelbreakdown.h"
 #include "analysis/launchstats.h"
@@ -242,6 +243,29 @@ private slots:
         QCOMPARE(q.blocked[0].stream, 9);
         QCOMPARE(q.blocked[0].durationNs, int64_t(10000));
         QCOMPARE(q.blocked[0].relative, 10.0 / 400.0);
+    }
+
+    // (15) generate_trace_with_counters writes <name>_with_counters.json with gzip.open: always
+    // gzip, even into a .json name (quirk); the default mode keeps the input's form. (min_ts
+    // added back to the counters' ts: tst_launch_counters::counterTraceSplices.)
+    void countersOutputIsAlwaysGzip()
+    {
+        const std::string trace = traceText({launchEv("1000", 1), kernelEv("k", 7, "1010", "5", 1)}, rankHead(0));
+        for (const bool hta : {true, false}) {
+            const auto run = load("counters", {trace}, hta);
+            const fs::path out = test::scratchDir(std::string("hta-rules-counters-out") + (hta ? "-hta" : ""));
+            const CounterTraces result = writeTracesWithCounters(*run, {.htaCompat = hta, .outputDir = out});
+            QCOMPARE(result.files.size(), size_t(1));
+            QVERIFY2(result.files[0].error.empty(), result.files[0].error.c_str());
+            QCOMPARE(result.files[0].output.filename().string(), std::string("rank0_with_counters.json"));
+            const std::string bytes = test::readFileBytes(result.files[0].output);
+            QCOMPARE(bytes.size() > 2 && uint8_t(bytes[0]) == 0x1f && uint8_t(bytes[1]) == 0x8b, hta);
+            const std::string text = test::readMaybeGzip(result.files[0].output);
+            QVERIFY(text.find(R"("name": "Queue Length")") != std::string::npos || text.find(R"("name":"Queue Length")") != std::string::npos);
+            // Our loader reads it back either way (gzip is found by its magic bytes).
+            const auto again = loadRun(result.files[0].output, LoadOptions{});
+            QVERIFY(again->errors.empty());
+        }
     }
 
     // (13) Memory bandwidth picks MEMORY by HTA's name regexes (a copy named hipMemcpy... is

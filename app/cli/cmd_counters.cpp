@@ -101,7 +101,8 @@ const CommandRegistrar kCountersRegistrar{
      "added (\"Queue Length\" per stream, with id = stream; one per copy kind, arg \"Memcpy BW\"), named\n"
      "like its input with --suffix before .json (gzip stays gzip). The input is never modified; the\n"
      "copy is its bytes with the events spliced in, so it streams. Every rank by default (HTA: rank\n"
-     "0). --hta-compat: HTA's events exactly (ts rounded to us); default: exact ns, one point per time.\n"
+     "0). --hta-compat: HTA's events exactly (ts rounded to us) and, as HTA, always gzip-compressed,\n"
+     "even under a .json name; default: exact ns, one point per time.\n"
      "Do not write into the run's own folder: the copies would load as extra ranks.",
      &setupCounters}};
 
