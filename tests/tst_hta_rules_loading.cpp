@@ -118,6 +118,11 @@ private slots:
             const auto run = loadDir(dir, hta);
             QVERIFY(run->errors.empty());
             QCOMPARE(rankNumbers(*run), QList<int>{hta ? htaRank : defaultRank});
+            // --ranks picks files by the same rule before reading them.
+            LoadOptions only;
+            only.htaCompat = hta;
+            only.onlyRanks.insert(hta ? htaRank : defaultRank);
+            QCOMPARE(rankNumbers(*loadRun(dir, only)), QList<int>{hta ? htaRank : defaultRank});
         }
     }
 
