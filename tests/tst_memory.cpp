@@ -1,0 +1,263 @@
+// The memory analysis on a small hand-written trace with [memory] events (two ProfilerSteps,
+// three ops, a CUDA and a CPU device): the series, its downsampling, peaks overall and per step,
+// bytes per op, allocations not freed, frees of blocks from before the window; the loader's
+// MemoryEventArgs; PyTorch's export_memory_timeline by category (HTA's MemoryAnalysis rules) on a
+// crafted file and the shared one; the memory command.
+
+// moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
+#ifndef Q_MOC_RUN
+#include "analysis/memory.h"
+#include "analysis/memorytables.h"
+#include "goldencsv.h"
+#include "model/loader.h"
+#include "model/memorytimeline.h"
+#include "testsupport.h"
+#endif
+
+#include <QtTest>
+
+using namespace kscope;
+using namespace kscope::test;
+
+namespace {
+
+std::string memoryEvent(double ts, int64_t addr, int64_t bytes, int64_t allocated, int64_t reserved, int type = 1,
+                        int id = 0)
+{
+    return R"({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": )"
+        + std::to_string(ts) + R"(, "args": {"Total Reserved": )" + std::to_string(reserved) + R"(, "Total Allocated": )"
+        + std::to_string(allocated) + R"(, "Bytes": )" + std::to_string(bytes) + R"(, "Addr": )" + std::to_string(addr)
+        + R"(, "Device Id": )" + std::to_string(id) + R"(, "Device Type": )" + std::to_string(type) + "}}";
+}
+
+std::string op(const std::string& cat, const std::string& name, double ts, double dur)
+{
+    return R"({"ph": "X", "cat": ")" + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
+        + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + "}";
+}
+
+std::string memoryTrace()
+{
+    const std::vector<std::string> events = {
+        op("user_annotation", "ProfilerStep#1", 1000, 100),
+        op("user_annotation", "ProfilerStep#2", 1100, 100),
+        op("user_annotation", "ProfilerStep#3", 1200, 100),  // the last step is trimmed by default
+        op("cpu_op", "aten::empty", 1010, 10),
+        memoryEvent(1012, 1, 1000, 1000, 2 << 20),
+        op("cpu_op", "aten::mm", 1030, 30),
+        memoryEvent(1035, 2, 4000, 5000, 2 << 20),
+        memoryEvent(1040, 7, 10, 10, 0, 0, -1),
+        memoryEvent(1070, 1, -1000, 4000, 2 << 20),
+        op("cpu_op", "aten::add", 1110, 20),
+        memoryEvent(1115, 3, 500, 4500, 4 << 20),
+        memoryEvent(1150, 2, -4000, 500, 4 << 20),
+        memoryEvent(1160, 99, -64, 436, 4 << 20),
+    };
+    std::string text = R"({"traceEvents": [)";
+    for (size_t i = 0; i < events.size(); ++i)
+        text += (i ? ",\n" : "\n") + events[i];
+    return text + "\n]}";
+}
+
+std::shared_ptr<Run> loadMemoryRun()
+{
+    static std::shared_ptr<Run> run;
+    if (!run) {
+        const auto dir = scratchDir("memory-trace");
+        writeFile(dir / "rank0.json", memoryTrace());
+        run = loadRun(dir, LoadOptions{});
+    }
+    return run;
+}
+
+const MemoryDevice* deviceOf(const MemoryTimeline& r, int8_t type)
+{
+    for (const MemoryDevice& d : r.devices)
+        if (d.device.type == type)
+            return &d;
+    return nullptr;
+}
+
+} // namespace
+
+class TestMemory : public QObject {
+    Q_OBJECT
+
+private slots:
+    void loaderKeepsMemoryEvents()
+    {
+        const auto run = loadMemoryRun();
+        QVERIFY(run && run->ranks.size() == 1);
+        const EventTable& t = run->ranks[0].events;
+        QCOMPARE(t.memoryEvents.size(), size_t(7));
+        const MemoryEventArgs& first = t.memoryEvents[0];
+        QCOMPARE(first.addr, int64_t(1));
+        QCOMPARE(first.bytes, int64_t(1000));
+        QCOMPARE(first.totalAllocated, int64_t(1000));
+        QCOMPARE(first.totalReserved, int64_t(2 << 20));
+        QCOMPARE(int(first.deviceType), 1);
+        QCOMPARE(int(first.deviceId), 0);
+        QCOMPARE(t.phase[first.event], Phase::Instant);
+        QCOMPARE(t.step[first.event], 1);
+        // only events that carry them pay: nothing for the ops
+        LoadOptions hta;
+        hta.htaCompat = true;
+        const auto dir = scratchDir("memory-trace-hta");
+        writeFile(dir / "rank0.json", memoryTrace());
+        QVERIFY(loadRun(dir, hta)->ranks[0].events.memoryEvents.empty());  // HTA drops instant events
+    }
+
+    void perDevice()
+    {
+        const auto run = loadMemoryRun();
+        const MemoryTimeline r = memoryTimeline(*run);
+        QVERIFY2(r.error.empty(), r.error.c_str());
+        QCOMPARE(r.devices.size(), size_t(2));
+        const MemoryDevice* cuda = deviceOf(r, 1);
+        QVERIFY(cuda);
+        QCOMPARE(toString(cuda->device), std::string("cuda:0"));
+        QCOMPARE(cuda->events, int64_t(6));
+        QCOMPARE(cuda->allocations, int64_t(3));
+        QCOMPARE(cuda->frees, int64_t(3));
+        QCOMPARE(cuda->bytesAllocated, int64_t(5500));
+        QCOMPARE(cuda->bytesFreed, int64_t(5064));
+        QCOMPARE(cuda->peakAllocated, int64_t(5000));
+        QCOMPARE(cuda->peakAllocatedNs - run->minTsNs, int64_t(35000));
+        QCOMPARE(cuda->peakReserved, int64_t(4 << 20));
+        QCOMPARE(cuda->notFreed, int64_t(1));
+        QCOMPARE(cuda->notFreedBytes, int64_t(500));
+        QCOMPARE(cuda->freedFromBefore, int64_t(1));
+        QCOMPARE(cuda->series.size(), size_t(6));
+        QCOMPARE(cuda->series.back().allocated, int64_t(436));
+        const MemoryDevice* cpu = deviceOf(r, 0);
+        QVERIFY(cpu);
+        QCOMPARE(toString(cpu->device), std::string("cpu"));
+        QCOMPARE(cpu->notFreedBytes, int64_t(10));
+
+        const Table summary = memorySummaryTable(*run, r);
+        QCOMPARE(summary.rows.size(), size_t(2));
+        QCOMPARE(memorySeriesTable(*run, r).rows.size(), size_t(7));
+    }
+
+    void stepsOpsUnfreed()
+    {
+        const auto run = loadMemoryRun();
+        const MemoryTimeline r = memoryTimeline(*run);
+        std::vector<const MemoryStepPeak*> cudaSteps;
+        for (const MemoryStepPeak& s : r.stepPeaks)
+            if (s.device.type == 1)
+                cudaSteps.push_back(&s);
+        QCOMPARE(cudaSteps.size(), size_t(2));
+        QCOMPARE(cudaSteps[0]->step, 1);
+        QCOMPARE(cudaSteps[0]->events, int64_t(3));
+        QCOMPARE(cudaSteps[0]->startAllocated, int64_t(0));
+        QCOMPARE(cudaSteps[0]->peakAllocated, int64_t(5000));
+        QCOMPARE(cudaSteps[0]->endAllocated, int64_t(4000));
+        QCOMPARE(cudaSteps[1]->startAllocated, int64_t(4000));
+        QCOMPARE(cudaSteps[1]->peakAllocated, int64_t(4500));
+        QCOMPARE(cudaSteps[1]->endAllocated, int64_t(436));
+
+        std::vector<std::pair<std::string, int64_t>> cudaOps;
+        for (const MemoryOpRow& o : r.ops)
+            if (o.device.type == 1)
+                cudaOps.emplace_back(std::string(run->str(o.op)), o.bytes);
+        QCOMPARE(cudaOps, (std::vector<std::pair<std::string, int64_t>>{{"aten::mm", 4000}, {"aten::empty", 1000}, {"aten::add", 500}}));
+        for (const MemoryOpRow& o : r.ops)
+            if (o.device.type == 1 && run->str(o.op) == "aten::add")
+                QCOMPARE(o.notFreedBytes, int64_t(500));
+        QCOMPARE(r.unfreed.size(), size_t(2));  // cuda addr 3, cpu addr 7
+        const Table unfreed = memoryUnfreedTable(*run, r);
+        for (const auto& row : unfreed.rows)  // devices in order: cpu, cuda:0
+            QCOMPARE(std::get<std::string>(row[5]), std::string(std::get<std::string>(row[1]) == "cpu" ? "aten::mm" : "aten::add"));
+        QCOMPARE(memoryOpsTable(*run, r).rows.size(), size_t(4));
+        QCOMPARE(memoryStepsTable(r).rows.size(), size_t(3));
+    }
+
+    void downsampleKeepsPeaks()
+    {
+        std::vector<MemoryPoint> series;
+        for (int i = 0; i < 1000; ++i)
+            series.push_back({i * 1000, (i * 7919) % 1000 + (i == 613 ? 5000 : 0), 0, kNoEvent});
+        const auto thin = downsampleMemory(series, 50);
+        QVERIFY(thin.size() <= 50);
+        QCOMPARE(thin.front().tsNs, series.front().tsNs);
+        QCOMPARE(thin.back().tsNs, series.back().tsNs);
+        QVERIFY(std::any_of(thin.begin(), thin.end(), [](const MemoryPoint& p) { return p.tsNs == 613000; }));
+        QVERIFY(std::is_sorted(thin.begin(), thin.end(), [](const MemoryPoint& a, const MemoryPoint& b) { return a.tsNs < b.tsNs; }));
+        QCOMPARE(downsampleMemory(series, 0).size(), series.size());
+        const auto run = loadMemoryRun();
+        const MemoryTimeline r = memoryTimeline(*run, {.maxPoints = 4});
+        QVERIFY(deviceOf(r, 1)->series.size() <= 4);
+        QCOMPARE(deviceOf(r, 1)->peakAllocated, int64_t(5000));
+    }
+
+    void noMemoryEvents()
+    {
+        const auto dir = scratchDir("memory-none");
+        writeFile(dir / "rank0.json", R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2}]})");
+        const MemoryTimeline r = memoryTimeline(*loadRun(dir, LoadOptions{}));
+        QVERIFY(r.error.find("profile_memory") != std::string::npos);
+    }
+
+    // HTA's _process_raw_events: one point per distinct time, pre-existing blocks (t < 0) moved
+    // to the earliest positive time, bytes summed per category.
+    void categoryTimelineRules()
+    {
+        const auto dir = scratchDir("memory-timeline");
+        writeGzipFile(dir / "timeline.raw.gz", "[[-1, 1, 100, 0], [5, 2, 50, 4], [5, 2, 25, 3],\n [9, 4, -50, 4]]");
+        QVERIFY(looksLikeMemoryTimeline(dir / "timeline.raw.gz"));
+        const MemoryTimelineFile file = readMemoryTimeline(dir / "timeline.raw.gz");
+        QVERIFY2(file.error.empty(), file.error.c_str());
+        QCOMPARE(file.rows.size(), size_t(4));
+        const CategoryTimeline c = categoryTimeline(file.rows);
+        QCOMPARE(c.timesNs, (std::vector<int64_t>{5, 5, 9}));
+        QCOMPARE(c.bytes[0][0], int64_t(100));
+        QCOMPARE(c.bytes[1][4], int64_t(50));
+        QCOMPARE(c.bytes[1][3], int64_t(25));
+        QCOMPARE(c.bytes[2][4], int64_t(0));
+        QCOMPARE(c.peakTotal, int64_t(175));
+        const Table table = categoryTimelineTable(c);
+        QCOMPARE(table.columns.size(), size_t(10));
+        QCOMPARE(table.columns[1], std::string("Parameter"));
+        writeFile(dir / "bad.json", "[[1, 2, 3]]");
+        QVERIFY(!readMemoryTimeline(dir / "bad.json").error.empty());
+        writeFile(dir / "trace.json", R"({"traceEvents": []})");
+        QVERIFY(!looksLikeMemoryTimeline(dir / "trace.json"));
+    }
+
+    void sharedMemoryTimeline()
+    {
+        const auto file = sharedDir() / "traces" / "memory_analysis" / "memory_timeline.raw.gz";
+        if (!std::filesystem::exists(file))
+            QSKIP("../shared missing");
+        const MemoryTimelineFile raw = readMemoryTimeline(file);
+        QVERIFY2(raw.error.empty(), raw.error.c_str());
+        QCOMPARE(raw.rows.size(), size_t(16845));
+        const CategoryTimeline c = categoryTimeline(raw.rows);
+        QVERIFY(c.peakTotal > 0);
+        for (size_t k = 0; k < c.timesNs.size(); ++k)
+            for (int64_t b : c.bytes[k])
+                QVERIFY(b >= 0);  // every destroy follows its create
+        QVERIFY(categoryTimeline(raw.rows, 100).timesNs.size() <= 100);
+        // the command: RUN may be the timeline file itself
+        const CommandResult r = runCli("memory " + file.string() + " --format csv");
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(parseGoldenCsv(r.out).rows.size(), size_t(9));
+    }
+
+    void command()
+    {
+        const auto dir = scratchDir("memory-cli");
+        writeFile(dir / "rank0.json", memoryTrace());
+        const CommandResult summary = runCli("memory " + dir.string() + " --format csv");
+        QCOMPARE(summary.exitCode, 0);
+        QCOMPARE(parseGoldenCsv(summary.out).rows.size(), size_t(2));
+        QCOMPARE(parseGoldenCsv(runCli("memory " + dir.string() + " --series --format csv").out).rows.size(), size_t(7));
+        QCOMPARE(parseGoldenCsv(runCli("memory " + dir.string() + " --per-op --format csv").out).rows.size(), size_t(4));
+        QCOMPARE(parseGoldenCsv(runCli("memory " + dir.string() + " --steps --format csv").out).rows.size(), size_t(3));
+        QCOMPARE(runCli("memory " + dir.string() + " --series --per-op").exitCode, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMemory)
+#include "tst_memory.moc"
