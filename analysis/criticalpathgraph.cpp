@@ -327,6 +327,7 @@ struct Builder {
     std::vector<uint8_t> clipped;
     std::vector<EventIndex> clippedFrame;
     int64_t noEdgeKernels = 0;
+    bool inferStreamWaits = false;
 
     bool hasNodes(EventIndex e) const { return g.startOf.count(e) != 0; }
     const CpNode& node(uint32_t n) const { return g.nodes[n]; }
@@ -572,6 +573,41 @@ struct Builder {
         }
     }
 
+    void inferWaits(const std::vector<LaunchCall>& launches, std::unordered_map<EventIndex, EventIndex>& kernelSync) const
+    {
+        const EventTable& t = p.t;
+        std::map<std::pair<int64_t, int64_t>, std::vector<const LaunchCall*>> byThread;
+        for (const LaunchCall& l : launches)
+            byThread[{p.thread(l.event).pid, p.thread(l.event).tid}].push_back(&l);
+        for (EventIndex w : p.frame) {
+            if (!(p.nameFlags(w) & kStreamWaitCall))
+                continue;
+            const EventIndex partner = p.partner(w);
+            if (partner != kNoEvent && t.stream[partner] != -1)
+                continue;  // HTA's own rule links it
+            const auto it = byThread.find({p.thread(w).pid, p.thread(w).tid});
+            if (it == byThread.end())
+                continue;
+            const auto& calls = it->second;
+            const auto next = std::find_if(calls.begin(), calls.end(),
+                                           [&](const LaunchCall* l) { return t.tsNs[l->event] > t.tsNs[w]; });
+            if (next == calls.end())
+                continue;
+            const EventIndex dest = p.partner((*next)->event);
+            // The op last launched before the wait, from any thread, on another stream.
+            auto prev = std::lower_bound(launches.begin(), launches.end(), t.tsNs[w],
+                                         [&](const LaunchCall& l, int64_t ts) { return t.tsNs[l.event] < ts; });
+            while (prev != launches.begin()) {
+                --prev;
+                if (prev->stream != (*next)->stream) {
+                    if (dest != kNoEvent)
+                        kernelSync.try_emplace(dest, p.partner(prev->event));
+                    break;
+                }
+            }
+        }
+    }
+
     // HTA's _construct_graph_from_kernels.
     void kernelEdges()
     {
@@ -597,6 +633,8 @@ struct Builder {
             return -1;
         };
         std::unordered_map<EventIndex, EventIndex> kernelSync;  // dest kernel -> kernel it waits for
+        if (inferStreamWaits)
+            inferWaits(launches, kernelSync);
         auto syncEdge = [&](uint32_t gpuNode, EventIndex runtime) {
             if (runtime == kNoEvent)
                 return;
@@ -756,10 +794,11 @@ std::string findWindow(const Run& run, const RankTrace& rank, const CriticalPath
 }
 
 std::string buildRankGraph(const Run& run, const RankTrace& rank, const CriticalPathOptions& options,
-                           const Window& window, RankGraph& graph, std::vector<std::string>& notes)
+                           const Window& window, RankGraph& graph, std::vector<std::string>& notes,
+                           bool inferStreamWaits)
 {
     const Prep p(run, rank, options);
-    Builder b{p, options, graph, {}, {}, 0};
+    Builder b{p, options, graph, {}, {}, 0, inferStreamWaits};
     b.clip(window);
     b.createNodes();
     if (graph.nodes.empty())

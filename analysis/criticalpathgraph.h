@@ -35,7 +35,19 @@ std::string findWindow(const Run& run, const RankTrace& rank, const CriticalPath
                        const std::string& annotation, Window& window);
 
 // Builds the graph of the events in the window. Returns an error text (empty on success).
+// inferStreamWaits (beyond HTA, for the cross-rank path): a cudaStreamWaitEvent call without its
+// GPU-side "Stream Wait Event" record makes the next kernel launched from its thread wait for the
+// op last launched from that thread on another stream.
 std::string buildRankGraph(const Run& run, const RankTrace& rank, const CriticalPathOptions& options,
-                           const Window& window, RankGraph& graph, std::vector<std::string>& notes);
+                           const Window& window, RankGraph& graph, std::vector<std::string>& notes,
+                           bool inferStreamWaits = false);
+
+// HTA's _validate_graph (negative weights cleared or refused, no sync within a stream).
+std::string validate(const RankTrace& rank, const CriticalPathOptions& options, RankGraph& g,
+                     std::vector<std::string>& notes);
+
+// What bounds a segment (HTA's bound_by).
+CpBound boundOf(const Run& run, const RankTrace& rank, const CriticalPathOptions& options, CpEdgeType type,
+                EventIndex event);
 
 } // namespace kscope::cpdetail

@@ -463,7 +463,6 @@ void TestCriticalPath::options()
 
 void TestCriticalPath::allRanksFollowsTheStraggler()
 {
-    QSKIP("cross-rank path: in progress");
     const auto dir = scratchDir("critical_path_straggler");
     CommandResult synth = runCli("synth " + (dir / "run").string() + " --ranks 4 --steps 3 --straggler 2");
     QCOMPARE(synth.exitCode, 0);
