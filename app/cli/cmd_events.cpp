@@ -403,6 +403,22 @@ int64_t writeRank(RowWriter& w, const Run& run, const RankTrace& rank, EventMatc
     return written;
 }
 
+} // namespace
+
+int64_t writeEventRows(const Run& run, EventMatcher& matcher, EventSink& sink, bool hta, bool json, int onlyRank)
+{
+    RowWriter writer(sink, run, json);
+    writer.header(hta ? kHtaColumns : kDefaultColumns);
+    int64_t rows = 0;
+    for (const RankTrace& rank : run.ranks)
+        if (onlyRank < 0 || rank.rank == onlyRank)
+            rows += writeRank(writer, run, rank, matcher, hta);
+    writer.finish();
+    return rows;
+}
+
+namespace {
+
 int streamEvents(const EventsArgs& args, const Invocation& given)
 {
     // --rank filters the rows, not the load: ts counts from the earliest event of every rank, as
@@ -445,14 +461,8 @@ int streamEvents(const EventsArgs& args, const Invocation& given)
         std::cerr << "error: cannot write " << args.output << ": " << sink.error() << '\n';
         return kExitOutputFailed;
     }
-    RowWriter writer(sink, run, args.format == "json");
-    const bool hta = invocation.common.htaCompat;
-    writer.header(hta ? kHtaColumns : kDefaultColumns);
-    int64_t rows = 0;
-    for (const RankTrace& rank : run.ranks)
-        if (args.rank < 0 || rank.rank == args.rank)
-            rows += writeRank(writer, run, rank, matcher, hta);
-    writer.finish();
+    const int64_t rows =
+        writeEventRows(run, matcher, sink, invocation.common.htaCompat, args.format == "json", args.rank);
     if (const std::string error = sink.finish(); !error.empty()) {
         std::cerr << "error: cannot write " << (args.output.empty() ? std::string("standard output") : args.output)
                   << ": " << error << '\n';

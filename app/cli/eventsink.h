@@ -3,6 +3,7 @@
 // Where `events` streams its rows: standard output, or a file written through a temporary file
 // beside it and renamed over it once complete (a failed write leaves the old file intact).
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -35,6 +36,10 @@ private:
     std::string m_error;
     uint64_t m_bytes = 0;
 };
+
+// The rows of `events` (CSV, or JSON objects) of every rank or of onlyRank (>= 0) that match;
+// HTA's frame in its mode. Returns the rows written; the sink keeps any write error.
+int64_t writeEventRows(const Run& run, EventMatcher& matcher, EventSink& sink, bool hta, bool json, int onlyRank = -1);
 
 // events --format sqlite: the run's events (matching `matcher`), kernels and ops as SQLite tables
 // with indexes, into `file` (eventsqlite.cpp). Returns the exit code.
