@@ -2,7 +2,7 @@
 # Installs every Debian 12 package Kinetoscope needs to build, test and run. Idempotent.
 set -eu
 PACKAGES="build-essential cmake ninja-build pkg-config \
-  qt6-base-dev libqcustomplot-dev libsimdjson-dev libcli11-dev libeigen3-dev zlib1g-dev libdeflate-dev \
+  qt6-base-dev libqcustomplot-dev libsimdjson-dev libcli11-dev libeigen3-dev zlib1g-dev libdeflate-dev libsqlite3-dev \
   libgl-dev fonts-dejavu-core xvfb xauth"
 
 missing=""

@@ -116,6 +116,22 @@ private slots:
         QCOMPARE(parseGoldenCsv(readFileBytes(out)).rows.size(), size_t(6));
     }
 
+    // The SQLite file: SQLite's header, the schema's tables and views (the engine is not linked
+    // into the tests; the schema text lives in the file's first pages).
+    void sqlite()
+    {
+        const auto out = scratchDir("events-sqlite") / "run.db";
+        const CommandResult r = runCli("events " + sample().string() + " --format sqlite -o " + out.string());
+        QCOMPARE(r.exitCode, 0);
+        const std::string bytes = readFileBytes(out);
+        QVERIFY(bytes.size() > 4096);
+        QCOMPARE(bytes.substr(0, 16), std::string("SQLite format 3\0", 16));
+        for (const char* table : {"CREATE TABLE events", "CREATE TABLE kernels", "CREATE TABLE ops", "CREATE TABLE memory",
+                                  "CREATE TABLE strings", "CREATE INDEX events_by_time", "CREATE VIEW events_named"})
+            QVERIFY2(bytes.find(table) != std::string::npos, table);
+        QCOMPARE(runCli("events " + sample().string() + " --format sqlite").exitCode, 1);  // needs --output
+    }
+
     void goldenFrames_data()
     {
         QTest::addColumn<QString>("caseName");

@@ -448,8 +448,11 @@ int streamEvents(const EventsArgs& args, const Invocation& given)
         return kExitUsage;
     }
 
-    if (args.format == "sqlite")
-        return writeSqlite(run, matcher, args.output, *loaded);
+    if (args.format == "sqlite") {
+        if (const int written = writeSqlite(run, matcher, args.output, *loaded); written != kExitOk)
+            return written;
+        return loaded->incomplete && !invocation.common.allowPartial ? kExitIncomplete : kExitOk;
+    }
 
     std::string targetError = args.output.empty() ? std::string() : inputOverwriteError(args.output, inputFiles(run));
     if (!targetError.empty()) {
