@@ -194,7 +194,7 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
                 d.firstAllocated = allocated;
             ++d.events;
             if (options.series)
-                d.series.push_back({ts, allocated, reserved, m.event});
+                d.series.push_back({ts, allocated, reserved, m.event, options.perOp ? ops[k] : StringId{}});
             if (allocated > d.peakAllocated || d.peakEvent == kNoEvent) {
                 d.peakAllocated = allocated;
                 d.peakAllocatedNs = ts;

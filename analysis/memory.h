@@ -40,7 +40,8 @@ struct MemoryPoint {
     int64_t tsNs = 0;
     int64_t allocated = 0;  // Total Allocated after the event
     int64_t reserved = 0;   // Total Reserved after the event
-    EventIndex event = kNoEvent;
+    EventIndex event = kNoEvent;  // the [memory] event
+    StringId op;                  // the cpu_op around it (with MemoryOptions::perOp), else empty
 };
 
 struct MemoryDevice {

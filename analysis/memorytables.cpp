@@ -48,11 +48,12 @@ Table memorySummaryTable(const Run& run, const MemoryTimeline& result)
 Table memorySeriesTable(const Run& run, const MemoryTimeline& result)
 {
     Table table;
-    table.columns = {"rank", "device", "ts (us)", "allocated", "reserved"};
+    table.columns = {"rank", "device", "ts (us)", "allocated", "reserved", "op"};
     for (const MemoryDevice& d : result.devices) {
         const std::string device = toString(d.device);
         for (const MemoryPoint& p : d.series)
-            table.addRow({int64_t(d.device.rank), device, since(run, p.tsNs), p.allocated, p.reserved});
+            table.addRow({int64_t(d.device.rank), device, since(run, p.tsNs), p.allocated, p.reserved,
+                          p.op ? Cell{std::string(run.str(p.op))} : Cell{}});
     }
     return withNotes(std::move(table), result);
 }

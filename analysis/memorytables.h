@@ -13,7 +13,8 @@ struct CategoryTimeline;
 
 // Per rank and device: events, allocations, frees, peaks, what is left allocated.
 Table memorySummaryTable(const Run& run, const MemoryTimeline& result);
-// --series: rank, device, ts (us), allocated, reserved (one row per point).
+// --series: rank, device, ts (us), allocated, reserved, op (one row per point; op: the cpu_op
+// around the event when MemoryOptions::perOp).
 Table memorySeriesTable(const Run& run, const MemoryTimeline& result);
 // --steps: the peak per ProfilerStep.
 Table memoryStepsTable(const MemoryTimeline& result);

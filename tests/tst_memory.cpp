@@ -129,6 +129,8 @@ private slots:
         QCOMPARE(cuda->freedFromBefore, int64_t(1));
         QCOMPARE(cuda->series.size(), size_t(6));
         QCOMPARE(cuda->series.back().allocated, int64_t(436));
+        QCOMPARE(run->str(cuda->series[1].op), std::string_view("aten::mm"));
+        QVERIFY(!cuda->series[2].op);  // the free at 1070 us is outside every op
         const MemoryDevice* cpu = deviceOf(r, 0);
         QVERIFY(cpu);
         QCOMPARE(toString(cpu->device), std::string("cpu"));

@@ -68,7 +68,7 @@ Action setupMemory(CLI::App& app, const Invocation& invocation)
         MemoryOptions options;
         options.maxPoints = static_cast<size_t>(args->maxPoints);
         options.series = args->series;
-        options.perOp = args->perOp || args->unfreed;
+        options.perOp = args->perOp || args->unfreed || args->series;
         options.topUnfreed = static_cast<size_t>(args->top);
         return runAnalysis(invocation, [&](const Run& run) {
             const MemoryTimeline result = memoryTimeline(run, options);
