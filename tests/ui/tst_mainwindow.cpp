@@ -68,6 +68,7 @@ private slots:
     void stepsHeatMapSelectsRankAndStep();
     void patternsViewFollowsOperatorAndRank();
     void collectivesViewNamesTheStraggler();
+    void operatorsViewListsAnOpsKernels();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -616,6 +617,29 @@ void TestMainWindow::collectivesViewNamesTheStraggler()
     screenshot(view, "collectives");
     view->findChild<QTabWidget*>()->setCurrentIndex(1);
     screenshot(view, "collectives-lateness");
+}
+
+void TestMainWindow::operatorsViewListsAnOpsKernels()
+{
+    w().dock(QStringLiteral("operators"))->raise();
+    w().session()->selection()->setRank(4);
+    QVERIFY(waitIdle(w()));
+    AnalysisView* view = w().view(QStringLiteral("operators"));
+    QCOMPARE(view->tables().size(), 1);
+    QCOMPARE(view->tables().front().name, QStringLiteral("operators-rank4"));
+    ResultTableView* ops = view->tableViews().front();
+    // The op with the most device time comes first; picking it lists the GPU work it launched.
+    ops->setCurrentIndex(ops->model()->index(0, 0));
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(view->tables().size(), 2);
+    const Table& kernels = view->tables().at(1).table;
+    QVERIFY(!kernels.rows.empty());
+    QCOMPARE(kernels.columns.at(1), std::string("operator"));
+    ResultTableView* kernelTable = view->tableViews().at(1);
+    kernelTable->setCurrentIndex(kernelTable->model()->index(0, 0));
+    QVERIFY(w().session()->selection()->kernel() != 0);
+    screenshot(view, "operators");
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

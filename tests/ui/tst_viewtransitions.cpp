@@ -17,6 +17,9 @@
 #include "analysis/annotations.h"
 #include "analysis/collectives.h"
 #include "analysis/collectivetables.h"
+#include "analysis/operatorkernels.h"
+#include "analysis/operators.h"
+#include "analysis/operatortables.h"
 #include "analysis/kernelpatterns.h"
 #include "analysis/patterntables.h"
 #include "analysis/queuelength.h"
@@ -128,7 +131,10 @@ void TestViewTransitions::init()
                                             {"temporal", "percent", QVariant(true)},
                                             {"diff", "device", QVariant(0)},
                                             {"diff", "shortNames", QVariant(false)},
-                                            {"diff", "allRanksAndSteps", QVariant(false)}})
+                                            {"diff", "allRanksAndSteps", QVariant(false)},
+                                            {"operators", "groupBy", QVariant(QStringLiteral("name"))},
+                                            {"operators", "annotations", QVariant(false)},
+                                            {"operators", "operator", QVariant(QString())}})
         w().session()->setOption(QString::fromLatin1(view), QString::fromLatin1(name), value);
     w().session()->selection()->clear();
     if (w().run())
@@ -232,6 +238,19 @@ Table TestViewTransitions::expected(const QString& name) const
         return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
     if (name == QLatin1String("stragglers"))
         return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
+    if (name.startsWith(QLatin1String("operators-rank"))) {
+        OperatorOptions options;
+        options.groupBy = OpGroupBy::Name;
+        const QString by = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("name")).toString();
+        options.groupBy = by == QLatin1String("shape") ? OpGroupBy::Shape : by == QLatin1String("stack") ? OpGroupBy::Stack : OpGroupBy::Name;
+        options.includeAnnotations = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("annotations"), false).toBool();
+        options.ranks = {rankNumber(name)};
+        return operatorsTable(slice, operatorStats(slice, options));
+    }
+    if (name.startsWith(QLatin1String("operator-kernels-rank"))) {
+        const QString op = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("operator"), QString()).toString();
+        return operatorKernelsTable(slice, operatorKernels(slice, {.rank = rankNumber(name), .op = slice.strings.find(op.toStdString())}));
+    }
     if (name.startsWith(QLatin1String("collective"))) {
         const Collectives result = matchCollectives(slice, {.htaCompat = hta});
         if (name == QLatin1String("collectives"))
@@ -271,18 +290,18 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: fifteen analyses for sixteen
+    // Overview and Temporal breakdown show one temporal result: sixteen analyses for seventeen
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
     // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
-    // collectives).
+    // collectives, operators).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 15);
+    QCOMPARE(w().session()->computedCount() - computed, 16);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 15);
+    QCOMPARE(w().session()->computedCount() - computed, 16);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()
@@ -341,6 +360,19 @@ void TestViewTransitions::optionsReplaceNumbers()
     w().session()->setOption(QStringLiteral("idle"), QStringLiteral("logBins"), false);
     w().session()->setOption(QStringLiteral("temporal"), QStringLiteral("percent"), false);
     verifyEveryView();
+    // An operator picked: its kernels are listed, then follow the grouping and the rank.
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QStringLiteral("aten::linear"));
+    verifyEveryView();
+    QCOMPARE(w().view(QStringLiteral("operators"))->tables().size(), 2);
+    QVERIFY(!w().view(QStringLiteral("operators"))->tables().at(1).table.rows.empty());
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("stack"));
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("annotations"), true);
+    w().session()->selection()->setRank(2);
+    verifyEveryView();
+    QCOMPARE(w().view(QStringLiteral("operators"))->tables().at(1).name, QStringLiteral("operator-kernels-rank2"));
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("name"));
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("annotations"), false);
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
     w().session()->setOption(QStringLiteral("kernels"), QStringLiteral("numKernels"), 10);
     w().session()->setOption(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0);
     w().session()->setOption(QStringLiteral("idle"), QStringLiteral("logBins"), true);

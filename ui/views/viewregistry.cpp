@@ -16,7 +16,8 @@ namespace kscope {
     X(queueViewSpec) \
     X(stepsViewSpec) \
     X(patternsViewSpec) \
-    X(collectivesViewSpec)
+    X(collectivesViewSpec) \
+    X(operatorsViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

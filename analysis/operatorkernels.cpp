@@ -1,0 +1,93 @@
+#include "operatorkernels.h"
+
+#include "operators.h"
+#include "resulttables.h"
+
+#include <algorithm>
+#include <unordered_map>
+
+namespace kscope {
+
+OperatorKernels operatorKernels(const Run& run, const OperatorKernelsOptions& options)
+{
+    OperatorKernels result;
+    result.op = options.op;
+    const RankTrace* rank = options.rank < 0 ? (run.ranks.empty() ? nullptr : &run.ranks.front()) : run.findRank(options.rank);
+    if (!rank) {
+        result.error = options.rank < 0 ? "the run has no rank" : "rank " + std::to_string(options.rank) + " is not in the run";
+        return result;
+    }
+    result.rank = rank->rank;
+    if (!options.op) {
+        result.error = "no operator given";
+        return result;
+    }
+    const EventTable& t = rank->events;
+    auto isOp = [&](EventIndex e) { return t.name[e] == options.op && (t.kind[e] == EventKind::CpuOp || t.kind[e] == EventKind::UserAnnotation); };
+    std::unordered_map<uint32_t, size_t> rowOf;
+    for (size_t i = 0; i < t.size(); ++i) {
+        const EventIndex e = EventIndex(i);
+        if (isOp(e))
+            ++result.opCalls;
+        const EventKind kind = t.kind[e];
+        if (kind != EventKind::Kernel && kind != EventKind::Memcpy && kind != EventKind::Memset)
+            continue;
+        const EventIndex launch = t.link[e];
+        if (launch == kNoEvent)
+            continue;
+        // The ops enclosing the launching call, innermost first. Device self: the innermost op
+        // must be it; device total: any of them.
+        bool owned = false;
+        for (EventIndex p = t.parent[launch]; p != kNoEvent; p = t.parent[p]) {
+            if (isOp(p)) {
+                owned = true;
+                break;
+            }
+            if (options.selfOnly && t.kind[p] == EventKind::CpuOp)
+                break;  // a child op launched it
+        }
+        if (!owned)
+            continue;
+        const auto [it, added] = rowOf.try_emplace(t.name[e].value, result.rows.size());
+        if (added) {
+            OperatorKernelRow row;
+            row.name = t.name[e];
+            row.kind = kind;
+            row.minNs = t.durNs[e];
+            row.maxNs = t.durNs[e];
+            row.tensorCores = kind == EventKind::Kernel && usesTensorCores(run.str(t.name[e]));
+            result.rows.push_back(row);
+        }
+        OperatorKernelRow& row = result.rows[it->second];
+        ++row.count;
+        row.totalNs += t.durNs[e];
+        row.minNs = std::min(row.minNs, t.durNs[e]);
+        row.maxNs = std::max(row.maxNs, t.durNs[e]);
+    }
+    std::sort(result.rows.begin(), result.rows.end(), [&](const OperatorKernelRow& a, const OperatorKernelRow& b) {
+        if (a.totalNs != b.totalNs)
+            return a.totalNs > b.totalNs;
+        return run.str(a.name) < run.str(b.name);
+    });
+    if (result.opCalls == 0)
+        result.error = "rank " + std::to_string(result.rank) + " has no call of " + std::string(run.str(options.op));
+    return result;
+}
+
+Table operatorKernelsTable(const Run& run, const OperatorKernels& result)
+{
+    Table table;
+    table.columns = {"rank", "operator", "name", "kind", "tensor_cores", "count", "total (us)", "min (us)", "max (us)"};
+    const std::string op(run.str(result.op));
+    for (const OperatorKernelRow& r : result.rows) {
+        const char* kind = r.kind == EventKind::Memcpy ? "memcpy" : r.kind == EventKind::Memset ? "memset" : "kernel";
+        table.addRow({int64_t(result.rank), op, std::string(run.str(r.name)), std::string(kind),
+                      int64_t(r.tensorCores ? 1 : 0), r.count, microsCell(r.totalNs), microsCell(r.minNs),
+                      microsCell(r.maxNs)});
+    }
+    if (!result.error.empty())
+        table.notes.push_back(result.error);
+    return table;
+}
+
+} // namespace kscope
