@@ -241,7 +241,12 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
     }
     if (options.htaCompat) {
         std::string why;
-        result.htaIndex = traceEventPositions(run, *rank, &why);
+        std::vector<EventIndex> needed;
+        for (const CpNode& n : g.nodes)
+            needed.push_back(n.event);
+        for (const CpEdge& e : g.edges)
+            needed.push_back(e.attributed);
+        result.htaIndex = traceEventPositions(run, *rank, needed, &why);
         if (!why.empty())
             result.notes.push_back("event indices are positions among the kept events: " + why);
     }

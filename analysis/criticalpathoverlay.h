@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "model/ids.h"
+
 namespace kscope {
 
 struct Run;
@@ -19,8 +21,10 @@ struct RankTrace;
 struct CriticalPath;
 
 // HTA's event index (its DataFrame's "index"): each table row's position in the file's traceEvents,
-// found by reading the file again (HTA's mode only: it needs EventTable::fileIndex); -1 elsewhere.
-std::vector<int64_t> traceEventPositions(const Run& run, const RankTrace& rank, std::string* error = nullptr);
+// found by reading the file again as far as the last of `needed` (HTA's mode only: it needs
+// EventTable::fileIndex). Rows past it keep their position among the kept events; -1 elsewhere.
+std::vector<int64_t> traceEventPositions(const Run& run, const RankTrace& rank, const std::vector<EventIndex>& needed,
+                                         std::string* error = nullptr);
 
 struct CriticalPathOverlayOptions {
     bool onlyCriticalEvents = false;  // keep only the path's events (and user annotations, python functions)
