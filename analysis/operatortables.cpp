@@ -46,22 +46,19 @@ Table operatorsTable(const Run& run, const Operators& result)
 {
     Table table;
     table.columns = {"rank", "name"};
+    for (const char* c : {"calls", "host_total (us)", "host_self (us)", "device_total (us)", "device_self (us)",
+                          "tensor_core_total_pctg", "tensor_core_self_pctg", "gpu_events"})
+        table.columns.emplace_back(c);
+    // the grouping's text last: the table format leaves it out first when rows are too wide
     if (result.groupBy == OpGroupBy::Shape)
         table.columns.push_back("input_dims");
     else if (result.groupBy == OpGroupBy::Stack)
         table.columns.push_back("stack");
-    for (const char* c : {"calls", "host_total (us)", "host_self (us)", "device_total (us)", "device_self (us)",
-                          "tensor_core_total_pctg", "tensor_core_self_pctg", "gpu_events"})
-        table.columns.emplace_back(c);
     for (const OperatorRow& r : result.rows) {
         std::vector<Cell> row;
         row.emplace_back(int64_t(r.rank));
         row.emplace_back(r.foldedRows > 0 ? "others (" + std::to_string(r.foldedRows) + ")"
                                           : std::string(run.str(r.name)));
-        if (result.groupBy == OpGroupBy::Shape)
-            row.emplace_back(std::string(run.str(r.inputDims)));
-        else if (result.groupBy == OpGroupBy::Stack)
-            row.emplace_back(stackText(run, r.stack));
         row.emplace_back(r.calls);
         row.push_back(microsCell(r.hostTotalNs));
         row.push_back(microsCell(r.hostSelfNs));
@@ -70,6 +67,10 @@ Table operatorsTable(const Run& run, const Operators& result)
         row.push_back(pctg(r.tensorCoreTotalNs, r.deviceTotalNs));
         row.push_back(pctg(r.tensorCoreSelfNs, r.deviceSelfNs));
         row.emplace_back(r.gpuEvents);
+        if (result.groupBy == OpGroupBy::Shape)
+            row.emplace_back(std::string(run.str(r.inputDims)));
+        else if (result.groupBy == OpGroupBy::Stack)
+            row.emplace_back(stackText(run, r.stack));
         table.addRow(std::move(row));
     }
     for (const TensorCoreShare& s : result.tensorCores)

@@ -13,7 +13,7 @@ struct Operators;
 struct OpsSummary;
 struct KernelTensorCoreRow;
 
-// One row per rank and operator group: calls, host and device times (us), Tensor Core shares.
+// One row per rank and operator group (the folded row: name "others (N)"): calls, host and device times (us), Tensor Core shares.
 // The columns name the grouping: input_dims with OpGroupBy::Shape, stack with OpGroupBy::Stack.
 Table operatorsTable(const Run& run, const Operators& result);
 // Per rank: kernel time, the part in Tensor Core kernels and its share, GPU work outside ops.

@@ -56,6 +56,9 @@ Action setupOps(CLI::App& app, const Invocation& invocation)
             return runAnalysis(local, [&](const Run& run) { return opsSummaryTable(run, opsSummary(run, options)); },
                                TableStyle{.dropFirst = {"cat_id", "name_id", "short_name"}});
         }
+        // Op names are no kernel names: the table format shows them whole, never shortened.
+        Invocation local = invocation;
+        local.common.fullNames = !args->kernels || invocation.common.fullNames;
         OperatorOptions options;
         options.groupBy = args->groupBy == "shape" ? OpGroupBy::Shape
             : args->groupBy == "stack"             ? OpGroupBy::Stack
@@ -64,7 +67,7 @@ Action setupOps(CLI::App& app, const Invocation& invocation)
         options.top = static_cast<size_t>(args->top);
         const TableStyle style{.dropFirst = {"gpu_events", "tensor_core_self_pctg", "tensor_core_total_pctg"}};
         return runAnalysis(
-            invocation,
+            local,
             [&](const Run& run) {
                 if (args->kernels)
                     return kernelTensorCoresTable(run, kernelTensorCores(run));
