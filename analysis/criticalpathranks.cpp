@@ -4,8 +4,8 @@
 // participant's kernel end, and the time the others spent inside the collective waiting for it
 // weighs nothing, so the longest path runs through the rank that arrived last. Each collective
 // kernel also gets an edge from its launch call weighing the launch-to-start delay, dependency
-// and sync edges weigh the time between their ends (so that paths on different ranks compare as
-// wall time), and a cudaStreamWaitEvent without its GPU record is taken to wait for the op last
+// edges weigh the time between their ends (so that paths on different ranks compare as the time
+// each was busy), and a cudaStreamWaitEvent without its GPU record is taken to wait for the op last
 // launched on another stream.
 
 #include "criticalpath.h"
@@ -83,10 +83,11 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
             nodes[offset[k] + n] = {static_cast<int>(k), n};
         for (const CpEdge& e : graphs[k].edges) {
             localEdge[{k, (uint64_t{e.src} << 32) | e.dst}] = edges.size();
-            // Time between linked events counts too (HTA weighs dependency and sync edges 0), so
-            // that the lengths of paths on different ranks compare as wall time.
+            // Time between consecutive ops on a thread counts too (HTA weighs it 0), so that the
+            // lengths of paths on different ranks compare as the time the rank was busy. A sync
+            // edge still weighs 0: that time is spent waiting.
             int64_t w = e.pathWeightNs;
-            if (e.type == CpEdgeType::Dependency || e.type == CpEdgeType::SyncDependency)
+            if (e.type == CpEdgeType::Dependency)
                 w = std::max<int64_t>(0, graphs[k].nodes[e.dst].tsNs - graphs[k].nodes[e.src].tsNs);
             edges.push_back({offset[k] + e.src, offset[k] + e.dst, w, e.type, e.attributed});
         }

@@ -50,9 +50,8 @@ Table criticalPathSummaryTable(const CriticalPath& result)
     }
     if (!hta && result.success)
         table.notes.push_back("path of rank " + std::to_string(result.rank) + ": " + std::to_string(result.segments.size())
-                              + " segments, " + std::to_string(static_cast<double>(result.lengthNs) / 1000.0)
-                              + " us; window of " + std::to_string(static_cast<double>(result.windowEndNs - result.windowStartNs) / 1000.0)
-                              + " us ('" + result.annotation + "')");
+                              + " segments, " + formatCell(us(result.lengthNs)) + " us of a window of "
+                              + formatCell(us(result.windowEndNs - result.windowStartNs)) + " us ('" + result.annotation + "')");
     return withNotes(std::move(table), result);
 }
 

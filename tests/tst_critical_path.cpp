@@ -149,6 +149,8 @@ private slots:
     void defaultModeKeepsNanoseconds();
     void options();
     void allRanksFollowsTheStraggler();
+    void allRanksHandBuilt();
+    void cli();
 };
 
 void TestCriticalPath::golden_data()
@@ -486,6 +488,68 @@ void TestCriticalPath::allRanksFollowsTheStraggler()
     QCOMPARE(biggest->rank, 2);
     QVERIFY(!crossRankPathTable(*run, r).rows.empty());
     QCOMPARE(crossRankSharesTable(r).rows.size(), r.shares.size());
+}
+
+void TestCriticalPath::allRanksHandBuilt()
+{
+    // Two ranks, one all-reduce: rank 1's kernel starts 390 us after rank 0's; both end together.
+    const auto dir = scratchDir("critical_path_two_ranks");
+    for (int rank : {0, 1}) {
+        const double ncclStart = rank == 1 ? 600 : 210;
+        const std::vector<std::string> events = {
+            cpu("ProfilerStep#1", 0, 1000, "user_annotation"),
+            cpu("aten::mm", 10, 20),
+            cpu("cudaLaunchKernel", 15, 5, "cuda_runtime", 1),
+            gpu("gemm", 7, 30, 100, 1),
+            cpu("nccl:all_reduce", 200, 10),
+            cpu("cudaLaunchKernel", 202, 5, "cuda_runtime", 2),
+            gpu("ncclDevKernel_AllReduce_Sum_f32_RING_LL", 20, ncclStart, 710 - ncclStart, 2),
+            cpu("cudaDeviceSynchronize", 215, 555, "cuda_runtime", 3),
+            gpu("Context Sync", -1, 216, 553, 3, "cuda_sync"),
+        };
+        std::string text = "{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": " + std::to_string(rank)
+            + ", \"world_size\": 2}, \"traceEvents\": [\n";
+        for (size_t i = 0; i < events.size(); ++i)
+            text += (i ? ",\n" : "") + events[i];
+        writeFile(dir / ("rank" + std::to_string(rank) + ".json"), text + "\n]}\n");
+    }
+    const auto run = loadRun(dir, LoadOptions{});
+    QCOMPARE(run->ranks.size(), size_t{2});
+    const CrossRankPath r = criticalPathAllRanks(*run, CriticalPathOptions{});
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(r.collectivesLinked, int64_t{1});
+    QCOMPARE(r.shares.size(), size_t{2});
+    QVERIFY(r.shares[1].durationNs > r.shares[0].durationNs);
+    bool lateLaunch = false;
+    for (const CrossRankSegment& s : r.segments)
+        lateLaunch |= s.rank == 1 && s.type == CpEdgeType::KernelLaunchDelay && s.durationNs >= 390000;
+    QVERIFY(lateLaunch);
+    // One rank alone is HTA's analysis: rank 0's own path never leaves it.
+    const CriticalPath alone = criticalPath(*run, CriticalPathOptions{});
+    QVERIFY(alone.success);
+}
+
+void TestCriticalPath::cli()
+{
+    const GoldenCase c = findCase("critical_path__cuda_event_sync");
+    if (c.name.empty())
+        QSKIP("no ../shared golden critical-path cases here");
+    const std::string run = "'" + c.traceDir.string() + "' --hta-compat --annotation ProfilerStep --instance-id 0";
+    CommandResult r = runCli("critical-path " + run + " --format csv");
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.starts_with("bound_by,duration\n"));
+    r = runCli("critical-path " + run + " --format csv --breakdown");
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.out.starts_with("event_idx,duration,type,s_name,cat,pid,tid,stream,index,bound_by,event\n"));
+    const auto out = scratchDir("critical_path_cli_overlay");
+    r = runCli("critical-path " + run + " --format csv --overlay '" + out.string() + "'");
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(std::filesystem::exists(out / "overlaid_critical_path_event_sync_trace.json.gz"));
+    r = runCli("critical-path '" + c.traceDir.string() + "' --annotation NoSuchThing --format csv");
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY(r.err.find("no result") != std::string::npos);
+    r = runCli("critical-path '" + c.traceDir.string() + "' --instance-id 2,1");
+    QCOMPARE(r.exitCode, 1);
 }
 
 QTEST_GUILESS_MAIN(TestCriticalPath)
