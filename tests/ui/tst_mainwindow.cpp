@@ -69,6 +69,7 @@ private slots:
     void patternsViewFollowsOperatorAndRank();
     void collectivesViewNamesTheStraggler();
     void operatorsViewListsAnOpsKernels();
+    void criticalPathViewFollowsRankAndWindow();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -640,6 +641,32 @@ void TestMainWindow::operatorsViewListsAnOpsKernels()
     QVERIFY(w().session()->selection()->kernel() != 0);
     screenshot(view, "operators");
     w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
+}
+
+void TestMainWindow::criticalPathViewFollowsRankAndWindow()
+{
+    w().dock(QStringLiteral("critical-path"))->raise();
+    w().session()->selection()->setRank(2);
+    QVERIFY(waitIdle(w()));
+    AnalysisView* view = w().view(QStringLiteral("critical-path"));
+    QCOMPARE(pointCount(view->charts().front()), 8);  // a path on every rank of the first step
+    QList<TableExport> tables = view->tables();
+    QCOMPARE(tables.at(1).name, QStringLiteral("critical-path-breakdown-rank2"));
+    QVERIFY(!tables.at(1).table.rows.empty());
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("ProfilerStep#")), qPrintable(view->findChild<QLabel*>()->text()));
+    ResultTableView* breakdown = view->tableViews().front();
+    breakdown->setCurrentIndex(breakdown->model()->index(0, 0));
+    QVERIFY(!w().session()->selection()->timeRange().isEmpty());
+    screenshot(view, "critical-path");
+    // Another window: the third step; an annotation that does not exist says so.
+    w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("instance"), 2);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(view->findChild<QLabel*>()->text().contains(QLatin1String("#2")));
+    w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("annotation"), QStringLiteral("no such op"));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(!view->charts().front()->message().isEmpty());
+    w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("annotation"), QString());
+    w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("instance"), 0);
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

@@ -17,6 +17,8 @@
 #include "analysis/annotations.h"
 #include "analysis/collectives.h"
 #include "analysis/collectivetables.h"
+#include "analysis/criticalpath.h"
+#include "analysis/criticalpathtables.h"
 #include "analysis/operatorkernels.h"
 #include "analysis/operators.h"
 #include "analysis/operatortables.h"
@@ -134,7 +136,9 @@ void TestViewTransitions::init()
                                             {"diff", "allRanksAndSteps", QVariant(false)},
                                             {"operators", "groupBy", QVariant(QStringLiteral("name"))},
                                             {"operators", "annotations", QVariant(false)},
-                                            {"operators", "operator", QVariant(QString())}})
+                                            {"operators", "operator", QVariant(QString())},
+                                            {"critical-path", "annotation", QVariant(QString())},
+                                            {"critical-path", "instance", QVariant(0)}})
         w().session()->setOption(QString::fromLatin1(view), QString::fromLatin1(name), value);
     w().session()->selection()->clear();
     if (w().run())
@@ -238,6 +242,23 @@ Table TestViewTransitions::expected(const QString& name) const
         return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
     if (name == QLatin1String("stragglers"))
         return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
+    if (name.startsWith(QLatin1String("critical-path"))) {
+        CriticalPathOptions options;
+        options.htaCompat = hta;
+        const QString annotation = m_window->session()->option(QStringLiteral("critical-path"), QStringLiteral("annotation"), QString()).toString();
+        if (!annotation.isEmpty())
+            options.annotation = annotation.toStdString();
+        options.instanceStart = options.instanceEnd =
+            m_window->session()->option(QStringLiteral("critical-path"), QStringLiteral("instance"), 0).toInt();
+        if (name == QLatin1String("critical-path-ranks"))
+            return crossRankSharesTable(criticalPathAllRanks(slice, options));
+        if (name == QLatin1String("critical-path-across-ranks"))
+            return crossRankPathTable(slice, criticalPathAllRanks(slice, options));
+        options.rank = rankNumber(name);
+        const CriticalPath path = criticalPath(slice, options);
+        return name.startsWith(QLatin1String("critical-path-summary")) ? criticalPathSummaryTable(path)
+                                                                       : criticalPathBreakdownTable(slice, path);
+    }
     if (name.startsWith(QLatin1String("operators-rank"))) {
         OperatorOptions options;
         options.groupBy = OpGroupBy::Name;
@@ -290,18 +311,18 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: sixteen analyses for seventeen
+    // Overview and Temporal breakdown show one temporal result: nineteen analyses for twenty
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
     // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
-    // collectives, operators).
+    // collectives, operators, critical path of the rank, of every rank, across ranks).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 16);
+    QCOMPARE(w().session()->computedCount() - computed, 19);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 16);
+    QCOMPARE(w().session()->computedCount() - computed, 19);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -17,7 +17,8 @@ namespace kscope {
     X(stepsViewSpec) \
     X(patternsViewSpec) \
     X(collectivesViewSpec) \
-    X(operatorsViewSpec)
+    X(operatorsViewSpec) \
+    X(criticalPathViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

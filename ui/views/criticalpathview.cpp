@@ -1,0 +1,324 @@
+// Critical path (HTA's CriticalPathAnalysis, analysis/criticalpath.h): for the analysed window
+// (an annotation's instance, by default the first ProfilerStep of what is shown), what bounds the
+// path of each rank, one stacked bar per rank; the selected rank's path segment by segment (a
+// click selects that event's span, and its kernel); the path across ranks, linked at collectives.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+#include "plots/palette.h"
+#include "plots/plots.h"
+
+#include "analysis/criticalpath.h"
+#include "analysis/criticalpathtables.h"
+#include "model/trace.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <array>
+
+namespace kscope {
+
+namespace {
+
+const QString kAnnotation = QStringLiteral("annotation");  // "" = the first ProfilerStep
+const QString kInstance = QStringLiteral("instance");
+
+constexpr std::array kBounds{CpBound::CpuBound,          CpBound::DataLoading,
+                             CpBound::GpuComputeBound,   CpBound::GpuCommunicationBound,
+                             CpBound::GpuKernelLaunchOverhead, CpBound::GpuKernelKernelOverhead};
+
+// Legend text short enough for six entries in a dock; HTA's names are in the tables.
+QString boundLabel(CpBound bound)
+{
+    switch (bound) {
+    case CpBound::CpuBound: return QObject::tr("CPU");
+    case CpBound::DataLoading: return QObject::tr("data loading");
+    case CpBound::GpuComputeBound: return QObject::tr("GPU compute");
+    case CpBound::GpuCommunicationBound: return QObject::tr("communication");
+    case CpBound::GpuKernelLaunchOverhead: return QObject::tr("launch");
+    case CpBound::GpuKernelKernelOverhead: return QObject::tr("kernel gaps");
+    case CpBound::None: break;
+    }
+    return QString();
+}
+
+QColor boundColor(CpBound bound)
+{
+    switch (bound) {
+    case CpBound::CpuBound: return QColor(0x8c, 0x56, 0x4b);
+    case CpBound::DataLoading: return QColor(0xbc, 0xbd, 0x22);
+    case CpBound::GpuComputeBound: return palette::computeTime();
+    case CpBound::GpuCommunicationBound: return palette::kernelType(KernelType::Communication);
+    case CpBound::GpuKernelLaunchOverhead: return palette::idleTime();
+    case CpBound::GpuKernelKernelOverhead: return QColor(0x9e, 0xc9, 0xe2);
+    case CpBound::None: break;
+    }
+    return Qt::gray;
+}
+
+// The path of every rank, summarised: the bars (kept while another rank is selected).
+struct RankPathSummaries {
+    struct Summary {
+        int rank = -1;
+        int64_t lengthNs = 0;
+        std::vector<CpSummaryRow> rows;
+        std::string error;
+    };
+    std::vector<Summary> ranks;
+};
+
+class CriticalPathView : public AnalysisView {
+public:
+    CriticalPathView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_annotation(new QLineEdit(this)),
+          m_instance(new QSpinBox(this)), m_bars(new ChartView(QStringLiteral("critical-path-bounds"), this)),
+          m_breakdown(new ResultTableView(QStringLiteral("critical-path-breakdown"), this)),
+          m_summary(new ResultTableView(QStringLiteral("critical-path-summary"), this)),
+          m_shares(new ResultTableView(QStringLiteral("critical-path-ranks"), this)),
+          m_crossPath(new ResultTableView(QStringLiteral("critical-path-across-ranks"), this))
+    {
+        m_caption->setWordWrap(true);
+        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_annotation->setPlaceholderText(tr("ProfilerStep#"));
+        m_annotation->setToolTip(tr("The window: events whose name contains this (HTA's annotation); empty = ProfilerStep#"));
+        m_annotation->setMaximumWidth(180);
+        m_instance->setRange(0, 1000000);
+        m_instance->setToolTip(tr("Which instance of the annotation, from 0 (HTA's instance_id)"));
+        m_bars->setMinimumHeight(110);
+        m_breakdown->setNameColumn(QStringLiteral("s_name"));
+        auto* controls = new QHBoxLayout;
+        controls->addWidget(m_caption, 1);
+        controls->addWidget(new QLabel(tr("Window:"), this));
+        controls->addWidget(m_annotation);
+        controls->addWidget(new QLabel(tr("#"), this));
+        controls->addWidget(m_instance);
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_bars, tr("Bound by, per rank"));
+        tabs->addTab(m_breakdown, tr("Path of the rank"));
+        tabs->addTab(m_summary, tr("Summary"));
+        tabs->addTab(m_shares, tr("Across ranks"));
+        tabs->addTab(m_crossPath, tr("Cross-rank path"));
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addLayout(controls);
+        layout->addWidget(tabs, 1);
+        addChart(m_bars);
+        addTableView(m_breakdown);
+        addTableView(m_summary);
+        addTableView(m_shares);
+        addTableView(m_crossPath);
+        connect(m_bars, &ChartView::idClicked, this, &CriticalPathView::clickRank);
+        connect(m_annotation, &QLineEdit::editingFinished, this, [this] { setOption(kAnnotation, m_annotation->text()); });
+        connect(m_instance, &QSpinBox::editingFinished, this, [this] { setOption(kInstance, m_instance->value()); });
+        // Rows are the path's segments in path order.
+        connect(m_breakdown, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            if (m_path && index.row() >= 0 && size_t(index.row()) < m_path->segments.size())
+                selectSegment(m_path->segments[size_t(index.row())]);
+        });
+        refresh();
+    }
+
+protected:
+    CriticalPathOptions options() const
+    {
+        CriticalPathOptions o;
+        const QString annotation = option(kAnnotation, QString());
+        if (!annotation.isEmpty())
+            o.annotation = annotation.toStdString();
+        o.instanceStart = o.instanceEnd = int(numberOption(kInstance, 0));
+        o.rank = shownRank();
+        return o;
+    }
+
+    QString window() const
+    {
+        const CriticalPathOptions o = options();
+        return QStringLiteral("%1|%2").arg(fmt::qstr(o.annotation.value_or("\x01"))).arg(o.instanceStart);
+    }
+    QString pathKey() const { return QStringLiteral("critical-path|rank=%1|window=%2").arg(shownRank()).arg(window()); }
+    QString summariesKey() const { return QStringLiteral("critical-path-summaries|window=%1").arg(window()); }
+    QString crossKey() const { return QStringLiteral("critical-path-ranks|window=%1").arg(window()); }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        const CriticalPathOptions o = options();
+        return {analysisRequest<CriticalPath>(pathKey(),
+                                              [o](const Run& run) {
+                                                  CriticalPathOptions shown = o;
+                                                  shown.htaCompat = run.htaCompat;
+                                                  return criticalPath(run, shown);
+                                              }),
+                analysisRequest<RankPathSummaries>(summariesKey(),
+                                                   [o](const Run& run) {
+                                                       RankPathSummaries paths;
+                                                       for (const RankTrace& rank : run.ranks) {
+                                                           CriticalPathOptions each = o;
+                                                           each.htaCompat = run.htaCompat;
+                                                           each.rank = rank.rank;
+                                                           const CriticalPath path = criticalPath(run, each);
+                                                           paths.ranks.push_back({rank.rank, path.lengthNs, path.summary, path.error});
+                                                       }
+                                                       return paths;
+                                                   }),
+                analysisRequest<CrossRankPath>(crossKey(), [o](const Run& run) {
+                    CriticalPathOptions all = o;
+                    all.htaCompat = run.htaCompat;
+                    return criticalPathAllRanks(run, all);
+                })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_path = results.share<CriticalPath>(pathKey());
+        m_summaries = results.share<RankPathSummaries>(summariesKey());
+        m_cross = results.share<CrossRankPath>(crossKey());
+        {
+            const QSignalBlocker a(m_annotation), b(m_instance);
+            m_annotation->setText(option(kAnnotation, QString()));
+            m_instance->setValue(int(numberOption(kInstance, 0)));
+        }
+        drawBars(*m_bars, boundBars());
+        markRanks(m_bars);
+        const CriticalPath& shown = *m_path;
+        m_breakdown->setTable(std::make_shared<Table>(criticalPathBreakdownTable(slice(), shown)));
+        m_summary->setTable(std::make_shared<Table>(criticalPathSummaryTable(shown)));
+        m_shares->setTable(std::make_shared<Table>(crossRankSharesTable(*m_cross)));
+        m_crossPath->setTable(std::make_shared<Table>(crossRankPathTable(slice(), *m_cross)));
+        m_caption->setText(caption());
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_path.reset();
+        m_summaries.reset();
+        m_cross.reset();
+        m_caption->setText(message.size() < 80 ? message : QString());
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        const int rank = shownRank();
+        return {{QStringLiteral("critical-path-summary-rank%1").arg(rank), criticalPathSummaryTable(*m_path)},
+                {QStringLiteral("critical-path-breakdown-rank%1").arg(rank), criticalPathBreakdownTable(slice(), *m_path)},
+                {QStringLiteral("critical-path-ranks"), crossRankSharesTable(*m_cross)},
+                {QStringLiteral("critical-path-across-ranks"), crossRankPathTable(slice(), *m_cross)}};
+    }
+
+private:
+    BarChartData boundBars() const
+    {
+        BarChartData data;
+        data.title = tr("What bounds the critical path, per rank");
+        data.keyLabel = tr("Rank");
+        data.valueLabel = tr("Share of the path (%)");
+        data.percent = true;
+        for (CpBound bound : kBounds)
+            data.series.push_back({boundLabel(bound), boundColor(bound), {}});
+        QStringList failed;
+        for (const RankPathSummaries::Summary& rank : m_summaries->ranks) {
+            if (!rank.error.empty() || rank.lengthNs <= 0) {
+                failed << QString::number(rank.rank);
+                continue;
+            }
+            data.keys.push_back(rank.rank);
+            data.ids.push_back(rank.rank);
+            QString tooltip = tr("Rank %1 — path %2").arg(rank.rank).arg(fmt::micros(double(rank.lengthNs)));
+            for (size_t b = 0; b < kBounds.size(); ++b) {
+                double percent = 0;
+                for (const CpSummaryRow& row : rank.rows)
+                    if (row.bound == kBounds[b]) {
+                        percent = row.percent;
+                        if (row.durationNs > 0)
+                            tooltip += QStringLiteral("\n%1: %2 (%3)").arg(fmt::qstr(toString(kBounds[b])), fmt::micros(double(row.durationNs)),
+                                                                           fmt::percent(row.percent));
+                    }
+                data.series[int(b)].values.push_back(percent);
+            }
+            data.tooltips.push_back(tooltip);
+        }
+        if (data.keys.isEmpty())
+            data.message = m_path->error.empty() ? tr("No rank has a critical path in this window")
+                                                        : tr("No critical path: %1").arg(fmt::qstr(m_path->error));
+        else if (!failed.isEmpty())
+            data.footnote = tr("No path on rank %1 (see its caption)").arg(failed.join(QStringLiteral(", ")));
+        return data;
+    }
+
+    QString caption() const
+    {
+        const CriticalPath& p = *m_path;
+        if (!p.error.empty())
+            return tr("Rank %1: %2").arg(shownRank()).arg(fmt::qstr(p.error).toHtmlEscaped());
+        QString text = tr("Rank %1, <b>%2</b> #%3: path of %4")
+                           .arg(p.rank)
+                           .arg(fmt::elided(fmt::qstr(p.annotation), 40).toHtmlEscaped())
+                           .arg(p.options.instanceStart)
+                           .arg(fmt::duration(double(p.lengthNs)));
+        const CpSummaryRow* top = nullptr;
+        for (const CpSummaryRow& row : p.summary)
+            if (row.bound != CpBound::None && (!top || row.percent > top->percent))
+                top = &row;
+        if (top)
+            text += tr(", mostly %1 (%2)").arg(fmt::qstr(toString(top->bound)).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                                                fmt::percent(top->percent));
+        if (m_cross && m_cross->error.empty() && !m_cross->shares.empty()) {
+            const CrossRankShare* most = &m_cross->shares.front();
+            for (const CrossRankShare& s : m_cross->shares)
+                if (s.durationNs > most->durationNs)
+                    most = &s;
+            text += tr(". Across ranks the path spends %1 on rank %2").arg(fmt::percent(most->percent)).arg(most->rank);
+        }
+        return text + QLatin1Char('.');
+    }
+
+    void selectSegment(const CpSegment& segment)
+    {
+        const auto shown = session()->run();
+        const RankTrace* rank = slice().findRank(m_path->rank);
+        if (!shown || !rank || segment.event == kNoEvent || size_t(segment.event) >= rank->events.size())
+            return;
+        const EventTable& t = rank->events;
+        if (t.kind[segment.event] == EventKind::Kernel || t.kind[segment.event] == EventKind::Memcpy
+            || t.kind[segment.event] == EventKind::Memset)
+            pickKernel(t.name[segment.event].value, fmt::qstr(shown->str(t.name[segment.event])));
+        selection()->setTimeRange({t.tsNs[segment.event] - shown->minTsNs, t.endNs(segment.event) - shown->minTsNs});
+    }
+
+    QLabel* m_caption;
+    QLineEdit* m_annotation;
+    QSpinBox* m_instance;
+    ChartView* m_bars;
+    ResultTableView* m_breakdown;
+    ResultTableView* m_summary;
+    ResultTableView* m_shares;
+    ResultTableView* m_crossPath;
+    std::shared_ptr<const CriticalPath> m_path;
+    std::shared_ptr<const RankPathSummaries> m_summaries;
+    std::shared_ptr<const CrossRankPath> m_cross;
+};
+
+} // namespace
+
+ViewSpec criticalPathViewSpec()
+{
+    return {.id = QStringLiteral("critical-path"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Critical path"),
+            .dockObjectName = "criticalPathDock",
+            .follows = Follows::Ranks,
+            .create = createView<CriticalPathView>(),
+            .area = Qt::RightDockWidgetArea,
+            .tabWith = QStringLiteral("idle"),
+            .raised = false};
+}
+
+} // namespace kscope
