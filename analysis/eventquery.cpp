@@ -97,6 +97,77 @@ std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, cons
     return rows;
 }
 
+const std::vector<std::string>& eventColumns()
+{
+    static const std::vector<std::string> columns = {
+        "rank", "row", "kind", "cat", "name", "pid", "tid", "stream", "ts (us)", "dur (us)", "correlation",
+        "external_id", "step", "link_row", "parent_row", "depth", "bytes", "input_dims", "total_allocated",
+        "total_reserved", "device"};
+    return columns;
+}
+
+namespace {
+
+Cell micros(int64_t ns)
+{
+    if (ns % 1000 == 0)
+        return Cell{ns / 1000};
+    return Cell{static_cast<double>(ns) / 1000.0};
+}
+
+Cell threadPart(const Run& run, StringId name, int64_t number)
+{
+    return name ? Cell{std::string(run.str(name))} : Cell{number};
+}
+
+} // namespace
+
+std::vector<Cell> eventCells(const Run& run, const RankTrace& rank, EventIndex e)
+{
+    const EventTable& t = rank.events;
+    const ThreadKey& key = rank.threads[t.thread[e]];
+    const MemoryArgs* m = findSparse(t.memoryArgs, e);
+    const ShapeArgs* s = findSparse(t.shapeArgs, e);
+    const MemoryEventArgs* me = findSparse(t.memoryEvents, e);
+    std::vector<Cell> row;
+    row.reserve(eventColumns().size());
+    row.emplace_back(int64_t(rank.rank));
+    row.emplace_back(int64_t(e));
+    row.emplace_back(std::string(toString(eventClass(t, e))));
+    row.emplace_back(std::string(run.str(t.category[e])));
+    row.emplace_back(std::string(run.str(t.name[e])));
+    row.push_back(threadPart(run, key.pidName, key.pid));
+    row.push_back(threadPart(run, key.tidName, key.tid));
+    row.emplace_back(int64_t(t.stream[e]));
+    row.push_back(micros(t.tsNs[e] - run.minTsNs));
+    row.push_back(micros(t.durNs[e]));
+    row.emplace_back(t.correlation[e]);
+    row.emplace_back(int64_t(t.externalId[e]));
+    row.emplace_back(int64_t(t.step[e]));
+    row.emplace_back(t.link[e] == kNoEvent ? int64_t(-1) : int64_t(t.link[e]));
+    row.emplace_back(t.parent[e] == kNoEvent ? int64_t(-1) : int64_t(t.parent[e]));
+    row.emplace_back(int64_t(t.depth[e]));
+    if (me)
+        row.emplace_back(me->bytes);
+    else if (m && m->bytes >= 0)
+        row.emplace_back(m->bytes);
+    else
+        row.emplace_back();
+    row.push_back(s && s->inputDims ? Cell{std::string(run.str(s->inputDims))} : Cell{});
+    if (me) {
+        row.emplace_back(me->totalAllocated);
+        row.emplace_back(me->totalReserved);
+        row.emplace_back(me->deviceType == 1 ? "cuda:" + std::to_string(me->deviceId)
+                             : me->deviceType == 0 ? std::string("cpu")
+                                                   : "type" + std::to_string(me->deviceType) + ":" + std::to_string(me->deviceId));
+    } else {
+        row.emplace_back();
+        row.emplace_back();
+        row.emplace_back();
+    }
+    return row;
+}
+
 int64_t htaRowIndex(const RankTrace& rank, size_t i)
 {
     const EventTable& t = rank.events;

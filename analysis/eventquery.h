@@ -5,6 +5,8 @@
 // can stream millions of rows without building a table; selectEvents() gives the matching rows
 // of one rank for a virtual item model.
 
+#include "resulttable.h"
+
 #include "model/trace.h"
 
 #include <cstdint>
@@ -50,6 +52,11 @@ private:
 };
 
 std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, const EventFilter& filter);
+
+// The columns `events` writes in the default mode, and one row's cells, for a GUI model that
+// shows selectEvents() rows lazily (ts and dur in us, ts since the run's first event).
+const std::vector<std::string>& eventColumns();
+std::vector<Cell> eventCells(const Run& run, const RankTrace& rank, EventIndex row);
 
 // HTA's row index of a row (its position in traceEvents) in a run loaded in HTA's mode; else
 // the row itself.

@@ -4,7 +4,9 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
+#include "analysis/eventquery.h"
 #include "goldencsv.h"
+#include "model/loader.h"
 #include "testsupport.h"
 #endif
 
@@ -37,6 +39,12 @@ std::filesystem::path sample()
         writeFile(dir / "rank0.json", kTrace);
     }
     return dir;
+}
+
+GoldenCsv run(const std::string& arguments);
+GoldenCsv run_(const std::string& filters)
+{
+    return run(sample().string() + " " + filters);
 }
 
 GoldenCsv run(const std::string& arguments)
@@ -100,6 +108,27 @@ private slots:
         const CommandResult bad = runCli("events " + in + " --name '('");
         QCOMPARE(bad.exitCode, 1);
         QVERIFY(bad.err.find("regular expression") != std::string::npos);
+    }
+
+    // What a GUI model shows (selectEvents + eventCells) is what the CLI writes.
+    void cellsMatchTheCli()
+    {
+        const auto run = kscope::loadRun(sample(), kscope::LoadOptions{});
+        QVERIFY(run && run->ranks.size() == 1);
+        kscope::EventFilter filter;
+        filter.classes = (1u << unsigned(kscope::EventClass::Kernel)) | (1u << unsigned(kscope::EventClass::Memory));
+        const auto rows = kscope::selectEvents(*run, run->ranks[0], filter);
+        QCOMPARE(rows.size(), size_t(2));
+        const GoldenCsv csv = run_("--kind kernel,memory");
+        QCOMPARE(csv.header, kscope::eventColumns());
+        QCOMPARE(csv.rows.size(), rows.size());
+        for (size_t k = 0; k < rows.size(); ++k) {
+            const auto cells = kscope::eventCells(*run, run->ranks[0], rows[k]);
+            QCOMPARE(cells.size(), csv.header.size());
+            for (size_t c = 0; c < cells.size(); ++c)
+                QVERIFY2(sameValue(kscope::formatCell(cells[c]), csv.rows[k][c]) || (kscope::formatCell(cells[c]).empty() && csv.rows[k][c].empty()),
+                         csv.header[c].c_str());
+        }
     }
 
     void jsonAndOutputFile()

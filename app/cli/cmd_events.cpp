@@ -275,11 +275,6 @@ std::string pythonList(std::string_view json)
     return out;
 }
 
-const std::vector<std::string> kDefaultColumns = {
-    "rank", "row", "kind", "cat", "name", "pid", "tid", "stream", "ts (us)", "dur (us)", "correlation",
-    "external_id", "step", "link_row", "parent_row", "depth", "bytes", "input_dims", "total_allocated",
-    "total_reserved", "device"};
-
 const std::vector<std::string> kHtaColumns = {
     "rank", "index", "s_name", "s_cat", "pid", "tid", "ts", "dur", "end", "stream", "correlation",
     "index_correlation", "iteration", "bytes", "memory_bw_gbps", "wait_on_stream",
@@ -408,7 +403,7 @@ int64_t writeRank(RowWriter& w, const Run& run, const RankTrace& rank, EventMatc
 int64_t writeEventRows(const Run& run, EventMatcher& matcher, EventSink& sink, bool hta, bool json, int onlyRank)
 {
     RowWriter writer(sink, run, json);
-    writer.header(hta ? kHtaColumns : kDefaultColumns);
+    writer.header(hta ? kHtaColumns : eventColumns());
     int64_t rows = 0;
     for (const RankTrace& rank : run.ranks)
         if (onlyRank < 0 || rank.rank == onlyRank)
