@@ -167,11 +167,11 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
     using namespace cpdetail;
     CriticalPath result;
     result.options = options;
-    result.rank = options.rank;
+    result.rank = options.rank < 0 && !run.ranks.empty() ? run.ranks.front().rank : options.rank;
     result.annotation = options.annotation.value_or("ProfilerStep#");
-    const RankTrace* rank = run.findRank(options.rank);
+    const RankTrace* rank = run.findRank(result.rank);
     if (!rank) {
-        result.error = "rank " + std::to_string(options.rank) + " is not in the run";
+        result.error = "rank " + std::to_string(result.rank) + " is not in the run";
         return result;
     }
     {

@@ -46,7 +46,7 @@ const char* toString(CpBound bound);
 
 struct CriticalPathOptions {
     bool htaCompat = false;
-    int rank = 0;
+    int rank = -1;  // -1 = the run's first rank
     // Substring of an event name (HTA's annotation); its instances in trace order bound the window.
     // "" = the whole trace. Unset = "ProfilerStep#" (the first step).
     std::optional<std::string> annotation;

@@ -67,10 +67,9 @@ std::vector<std::string> splitNames(const std::string& text)
 Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
 {
     auto args = std::make_shared<CriticalPathArgs>();
-    app.add_option("--rank", args->options.rank, "the rank to analyse (HTA's rank)")
+    app.add_option("--rank", args->options.rank, "the rank to analyse (HTA's rank); default the run's first")
         ->check(wholeNumber(0, INT_MAX))
-        ->type_name("R")
-        ->capture_default_str();
+        ->type_name("R");
     CLI::Option* annotation = app.add_option(
         "--annotation", args->annotation,
         "the window: the instances of the events whose name contains NAME (HTA's annotation); \"\" = the whole "
