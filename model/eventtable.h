@@ -89,13 +89,14 @@ struct SyncArgs {
 // free (bytes < 0) and the allocator's totals after it.
 struct MemoryEventArgs {
     EventIndex event = kNoEvent;
+    int8_t deviceType = -1;  // c10::DeviceType: 0 CPU, 1 CUDA, ...
+    int8_t deviceId = -1;    // -1 on the CPU
     int64_t addr = 0;
     int64_t bytes = 0;
     int64_t totalAllocated = -1;
     int64_t totalReserved = -1;
-    int8_t deviceType = -1;  // c10::DeviceType: 0 CPU, 1 CUDA, ...
-    int8_t deviceId = -1;    // -1 on the CPU
 };
+static_assert(sizeof(MemoryEventArgs) == 40, "memory events pay 40 bytes each");
 
 struct CallStackArgs {
     EventIndex event = kNoEvent;
