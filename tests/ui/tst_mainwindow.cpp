@@ -13,6 +13,7 @@
 
 #include "uitestsupport.h"
 
+#include "models/eventtablemodel.h"
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
@@ -22,6 +23,8 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QTabBar>
+#include <QTableView>
+#include <QPushButton>
 #include <QTabWidget>
 #include <QDockWidget>
 #include <QStandardPaths>
@@ -70,6 +73,7 @@ private slots:
     void collectivesViewNamesTheStraggler();
     void operatorsViewListsAnOpsKernels();
     void criticalPathViewFollowsRankAndWindow();
+    void eventsViewFollowsRankKindNameAndTime();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -667,6 +671,44 @@ void TestMainWindow::criticalPathViewFollowsRankAndWindow()
     QVERIFY(!view->charts().front()->message().isEmpty());
     w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("annotation"), QString());
     w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("instance"), 0);
+}
+
+void TestMainWindow::eventsViewFollowsRankKindNameAndTime()
+{
+    w().dock(QStringLiteral("events"))->raise();
+    w().session()->selection()->setRank(1);
+    QVERIFY(waitIdle(w()));
+    AnalysisView* view = w().view(QStringLiteral("events"));
+    auto* table = view->findChild<QTableView*>();
+    const RankTrace* rank = w().session()->slice()->findRank(1);
+    QCOMPARE(size_t(table->model()->rowCount()), rank->events.size());
+    size_t kernels = 0;
+    for (size_t i = 0; i < rank->events.size(); ++i)
+        kernels += rank->events.kind[i] == EventKind::Kernel;
+    w().session()->setOption(QStringLiteral("events"), QStringLiteral("kind"), QStringLiteral("kernel"));
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(size_t(table->model()->rowCount()), kernels);
+    w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QStringLiteral("^nccl"));
+    QVERIFY(waitIdle(w()));
+    const int nccl = table->model()->rowCount();
+    QVERIFY(nccl > 0 && size_t(nccl) < kernels);
+    table->setCurrentIndex(table->model()->index(0, 0));
+    QVERIFY(w().session()->selection()->kernelName().startsWith(QLatin1String("nccl")));
+    // A time span (from the timeline or a collective) narrows the table; "Whole time" widens it.
+    const qint64 first = rank->events.tsNs[size_t(qobject_cast<EventTableModel*>(table->model())->eventAt(0))] - w().run()->minTsNs;
+    w().session()->selection()->setTimeRange({first, first + 2000000});
+    QVERIFY(waitIdle(w()));
+    QVERIFY(table->model()->rowCount() >= 1 && table->model()->rowCount() < nccl);
+    screenshot(view, "events");
+    view->findChild<QPushButton*>()->click();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(table->model()->rowCount(), nccl);
+    w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QStringLiteral("(unclosed"));
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(table->model()->rowCount(), 0);
+    QVERIFY(view->findChild<QLabel*>()->text().startsWith(QLatin1String("Bad name filter")));
+    w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QString());
+    w().session()->setOption(QStringLiteral("events"), QStringLiteral("kind"), QString());
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

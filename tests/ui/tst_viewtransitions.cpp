@@ -19,6 +19,7 @@
 #include "analysis/collectivetables.h"
 #include "analysis/criticalpath.h"
 #include "analysis/criticalpathtables.h"
+#include "analysis/eventquery.h"
 #include "analysis/operatorkernels.h"
 #include "analysis/operators.h"
 #include "analysis/operatortables.h"
@@ -242,6 +243,25 @@ Table TestViewTransitions::expected(const QString& name) const
         return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
     if (name == QLatin1String("stragglers"))
         return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
+    if (name.startsWith(QLatin1String("events-rank"))) {
+        // The Events view's filter is the default (every kind and name) in these tests; its
+        // time range is the selection's.
+        EventFilter filter;
+        const TimeRange range = m_window->session()->selection()->timeRange();
+        if (!range.isEmpty()) {
+            filter.fromNs = range.beginNs;
+            filter.toNs = range.endNs;
+        }
+        const RankTrace& rank = *slice.findRank(rankNumber(name));
+        const std::vector<EventIndex> rows = selectEvents(slice, rank, filter);
+        Table table;
+        table.columns = eventColumns();
+        for (size_t r = 0; r < std::min<size_t>(rows.size(), 100000); ++r)
+            table.addRow(eventCells(slice, rank, rows[r]));
+        if (rows.size() > 100000)
+            table.notes.push_back("the first 100000 of " + std::to_string(rows.size()) + " events; kinetoscope-cli events writes them all");
+        return table;
+    }
     if (name.startsWith(QLatin1String("critical-path"))) {
         CriticalPathOptions options;
         options.htaCompat = hta;
@@ -311,18 +331,18 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: nineteen analyses for twenty
+    // Overview and Temporal breakdown show one temporal result: twenty analyses for twenty-one
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
     // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
-    // collectives, operators, critical path of the rank, of every rank, across ranks).
+    // collectives, operators, critical path of the rank, of every rank, across ranks, events).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 19);
+    QCOMPARE(w().session()->computedCount() - computed, 20);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 19);
+    QCOMPARE(w().session()->computedCount() - computed, 20);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -43,6 +43,10 @@ AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* p
         else if (isCurrent())
             highlightSelection();
     });
+    connect(sel, &SelectionModel::timeRangeChanged, this, [this] {
+        if (m_spec.follows & Follows::TimeRange)
+            refresh();
+    });
 }
 
 QString AnalysisView::title() const { return tr(m_spec.title); }

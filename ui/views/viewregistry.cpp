@@ -18,7 +18,8 @@ namespace kscope {
     X(patternsViewSpec) \
     X(collectivesViewSpec) \
     X(operatorsViewSpec) \
-    X(criticalPathViewSpec)
+    X(criticalPathViewSpec) \
+    X(eventsViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

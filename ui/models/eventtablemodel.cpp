@@ -1,0 +1,95 @@
+#include "models/eventtablemodel.h"
+
+#include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttablemodel.h"
+
+#include "analysis/eventquery.h"
+
+#include <QLocale>
+
+namespace kscope {
+
+void EventTableModel::setRows(std::shared_ptr<const Run> run, int rank, std::shared_ptr<const std::vector<EventIndex>> rows)
+{
+    beginResetModel();
+    m_run = std::move(run);
+    m_rank = m_run ? m_run->findRank(rank) : nullptr;
+    m_rows = m_rank ? std::move(rows) : nullptr;
+    m_cachedRow = -1;
+    m_cached.clear();
+    m_columns.clear();
+    const std::vector<std::string>& columns = eventColumns();
+    for (int c = 0; c < int(columns.size()); ++c)
+        if (columns[size_t(c)] != "rank")  // one rank at a time: the view's title says which
+            m_columns.push_back(c);
+    endResetModel();
+}
+
+const std::vector<Cell>& EventTableModel::cellsOf(int row) const
+{
+    if (row != m_cachedRow) {
+        m_cached = eventCells(*m_run, *m_rank, (*m_rows)[size_t(row)]);
+        m_cachedRow = row;
+    }
+    return m_cached;
+}
+
+int EventTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(size());
+}
+
+int EventTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() || !m_rows ? 0 : int(m_columns.size());
+}
+
+QVariant EventTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || !m_rows || index.row() >= int(m_rows->size()))
+        return {};
+    const std::string& column = eventColumns()[size_t(m_columns[size_t(index.column())])];
+    if (role == kIdRole) {
+        const EventIndex e = (*m_rows)[size_t(index.row())];
+        return m_rank->events.name[e].value;
+    }
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::TextAlignmentRole)
+        return {};
+    const Cell& cell = cellsOf(index.row())[size_t(m_columns[size_t(index.column())])];
+    if (role == Qt::TextAlignmentRole)
+        return std::holds_alternative<std::string>(cell) ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
+                                                         : QVariant(Qt::AlignRight | Qt::AlignVCenter);
+    if (const auto* text = std::get_if<std::string>(&cell))
+        return role == Qt::ToolTipRole && column == "name" ? fmt::wrappedTooltip(fmt::qstr(*text)) : QVariant(fmt::qstr(*text));
+    if (const auto* number = std::get_if<int64_t>(&cell))
+        return QString::number(*number);
+    if (const auto* real = std::get_if<double>(&cell))
+        return QString::number(*real, 'f', 3);
+    return {};
+}
+
+QVariant EventTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole || orientation != Qt::Horizontal || section < 0 || section >= int(m_columns.size()))
+        return QAbstractTableModel::headerData(section, orientation, role);
+    return ResultTableModel::headerText(eventColumns()[size_t(m_columns[size_t(section)])]);
+}
+
+Table EventTableModel::firstRows(size_t limit) const
+{
+    Table table;
+    table.columns = eventColumns();
+    if (!m_rows)
+        return table;
+    const size_t n = std::min(limit, m_rows->size());
+    table.rows.reserve(n);
+    for (size_t r = 0; r < n; ++r)
+        table.addRow(eventCells(*m_run, *m_rank, (*m_rows)[r]));
+    if (n < m_rows->size())
+        table.notes.push_back("the first " + std::to_string(n) + " of " + std::to_string(m_rows->size())
+                              + " events; kinetoscope-cli events writes them all");
+    return table;
+}
+
+} // namespace kscope

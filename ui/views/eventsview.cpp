@@ -1,0 +1,207 @@
+// The event table itself (what HTA users get from t.get_trace(rank), and kinetoscope-cli events
+// writes): the events of the selected rank in the shown step and time range, filtered by kind and
+// by a regular expression on the name, in time order. A virtual model: millions of rows are fine.
+// A click on a kernel selects it in the kernel views.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/eventtablemodel.h"
+#include "models/modelroles.h"
+
+#include "analysis/eventquery.h"
+#include "model/trace.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace kscope {
+
+namespace {
+
+const QString kKind = QStringLiteral("kind");  // "" = every kind, else an EventClass name
+const QString kName = QStringLiteral("name");  // regular expression on the name
+constexpr size_t kExportRows = 100000;         // Export All writes this many; the CLI writes all
+
+struct SelectedEvents {
+    std::shared_ptr<const std::vector<EventIndex>> rows;
+    size_t eventsOfRank = 0;
+    std::string error;  // a bad regular expression
+};
+
+class EventsView : public AnalysisView {
+public:
+    EventsView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_kind(new QComboBox(this)),
+          m_name(new QLineEdit(this)), m_wholeRun(new QPushButton(tr("Whole time"), this)),
+          m_table(new QTableView(this)), m_model(new EventTableModel(this))
+    {
+        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_kind->addItem(tr("Every kind"), QString());
+        for (EventClass c : {EventClass::Kernel, EventClass::CpuOp, EventClass::Runtime, EventClass::Memcpy, EventClass::Memset,
+                             EventClass::Annotation, EventClass::Memory, EventClass::Other})
+            m_kind->addItem(QString::fromLatin1(toString(c)), QString::fromLatin1(toString(c)));
+        m_name->setPlaceholderText(tr("Name (regular expression)"));
+        m_name->setClearButtonEnabled(true);
+        m_wholeRun->setToolTip(tr("Forget the selected time span: every event of the step"));
+        m_table->setModel(m_model);
+        m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+        m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+        m_table->verticalHeader()->hide();
+        m_table->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+        m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+        m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+        m_table->setWordWrap(false);
+        m_table->setMinimumHeight(60);
+        auto* controls = new QHBoxLayout;
+        controls->addWidget(m_caption, 1);
+        controls->addWidget(m_kind);
+        controls->addWidget(m_name);
+        controls->addWidget(m_wholeRun);
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addLayout(controls);
+        layout->addWidget(m_table, 1);
+        connect(m_kind, &QComboBox::activated, this, [this] { setOption(kKind, m_kind->currentData()); });
+        connect(m_name, &QLineEdit::editingFinished, this, [this] { setOption(kName, m_name->text()); });
+        connect(m_wholeRun, &QPushButton::clicked, this, [this] { selection()->setTimeRange({}); });
+        connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
+            const RankTrace* rank = m_model->rank();
+            if (!index.isValid() || !rank)
+                return;
+            const EventIndex e = m_model->eventAt(index.row());
+            if (rank->events.kind[e] == EventKind::Kernel)
+                pickKernel(rank->events.name[e].value, fmt::qstr(slice().str(rank->events.name[e])));
+        });
+        refresh();
+    }
+
+protected:
+    EventFilter filter() const
+    {
+        EventFilter f;
+        EventClass c;
+        if (parseEventClass(option(kKind, QString()).toStdString(), c))
+            f.classes = 1u << unsigned(c);
+        f.nameRegex = option(kName, QString()).toStdString();
+        const TimeRange range = selection()->timeRange();
+        if (!range.isEmpty()) {
+            f.fromNs = range.beginNs;
+            f.toNs = range.endNs;
+        }
+        return f;
+    }
+
+    QString key() const
+    {
+        const EventFilter f = filter();
+        return QStringLiteral("events|rank=%1|classes=%2|from=%3|to=%4|name=%5")
+            .arg(shownRank())
+            .arg(f.classes)
+            .arg(f.fromNs)
+            .arg(f.toNs)
+            .arg(fmt::qstr(f.nameRegex));
+    }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        const EventFilter f = filter();
+        return {analysisRequest<SelectedEvents>(key(), [f, rank = shownRank()](const Run& run) {
+            SelectedEvents selected;
+            const RankTrace* r = run.findRank(rank);
+            if (!r)
+                return selected;
+            selected.eventsOfRank = r->events.size();
+            if (EventMatcher matcher(run, f); !matcher.error().empty()) {
+                selected.error = matcher.error();
+                return selected;
+            }
+            selected.rows = std::make_shared<const std::vector<EventIndex>>(selectEvents(run, *r, f));
+            return selected;
+        })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_result = results.share<SelectedEvents>(key());
+        {
+            const QSignalBlocker a(m_kind), b(m_name);
+            m_kind->setCurrentIndex(std::max(0, m_kind->findData(option(kKind, QString()))));
+            m_name->setText(option(kName, QString()));
+        }
+        m_wholeRun->setEnabled(!selection()->timeRange().isEmpty());
+        // A model reset puts every column back to the default width: keep the ones shown.
+        QVector<int> widths;
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            widths << m_table->columnWidth(c);
+        m_model->setRows(session()->slice(), shownRank(), m_result->rows);
+        if (widths.size() == m_model->columnCount()) {
+            for (int c = 0; c < widths.size(); ++c)
+                m_table->setColumnWidth(c, widths[c]);
+        } else {
+            // First shown: by column, not measured (measuring samples rows; a hidden dock has none).
+            const QFontMetrics metrics(m_table->font());
+            for (int c = 0; c < m_model->columnCount(); ++c) {
+                const QString header = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+                const int chars = header == QLatin1String("name")         ? 48
+                                  : header == QLatin1String("input dims") ? 24
+                                  : header.endsWith(QLatin1String("(µs)")) ? 13
+                                                                           : 9;
+                m_table->setColumnWidth(c, std::max(metrics.horizontalAdvance(header) + 16, metrics.averageCharWidth() * chars));
+            }
+        }
+        const TimeRange range = selection()->timeRange();
+        QString text;
+        if (!m_result->error.empty())
+            text = tr("Bad name filter: %1").arg(fmt::qstr(m_result->error));
+        else
+            text = tr("Rank %1: %2 of %3 events").arg(shownRank()).arg(QLocale().toString(qint64(m_model->size()))).arg(QLocale().toString(qint64(m_result->eventsOfRank)));
+        if (!range.isEmpty())
+            text += tr(" from %1 to %2").arg(fmt::micros(double(range.beginNs)), fmt::micros(double(range.endNs)));
+        m_caption->setText(text);
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_result.reset();
+        m_model->clear();
+        m_caption->setText(message);
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        return {{QStringLiteral("events-rank%1").arg(shownRank()), m_model->firstRows(kExportRows)}};
+    }
+
+private:
+    QLabel* m_caption;
+    QComboBox* m_kind;
+    QLineEdit* m_name;
+    QPushButton* m_wholeRun;
+    QTableView* m_table;
+    EventTableModel* m_model;
+    std::shared_ptr<const SelectedEvents> m_result;
+};
+
+} // namespace
+
+ViewSpec eventsViewSpec()
+{
+    return {.id = QStringLiteral("events"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Events"),
+            .dockObjectName = "eventsDock",
+            .follows = Follows::Ranks | Follows::TimeRange,
+            .create = createView<EventsView>(),
+            .area = Qt::RightDockWidgetArea,
+            .tabWith = QStringLiteral("idle"),
+            .raised = false};
+}
+
+} // namespace kscope
