@@ -74,6 +74,7 @@ private slots:
     void operatorsViewListsAnOpsKernels();
     void criticalPathViewFollowsRankAndWindow();
     void eventsViewFollowsRankKindNameAndTime();
+    void memoryViewNamesTheAllocatingOp();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
     void cleanupTestCase();
@@ -709,6 +710,52 @@ void TestMainWindow::eventsViewFollowsRankKindNameAndTime()
     QVERIFY(view->findChild<QLabel*>()->text().startsWith(QLatin1String("Bad name filter")));
     w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QString());
     w().session()->setOption(QStringLiteral("events"), QStringLiteral("kind"), QString());
+}
+
+void TestMainWindow::memoryViewNamesTheAllocatingOp()
+{
+    // The bundled sample has no [memory] events: the view says how to record them.
+    w().dock(QStringLiteral("memory"))->raise();
+    QVERIFY(waitIdle(w()));
+    AnalysisView* view = w().view(QStringLiteral("memory"));
+    QVERIFY2(view->charts().front()->message().contains(QLatin1String("profile_memory=True")),
+             qPrintable(view->charts().front()->message()));
+
+    // Two steps on one GPU: aten::empty takes 1 GiB, aten::mm 2 GiB more (the peak), both freed.
+    const auto memoryEvent = [](int ts, int64_t addr, int64_t bytes, int64_t allocated) {
+        return R"({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": )"
+            + std::to_string(ts) + R"(, "args": {"Total Reserved": 4294967296, "Total Allocated": )" + std::to_string(allocated)
+            + R"(, "Bytes": )" + std::to_string(bytes) + R"(, "Addr": )" + std::to_string(addr) + R"(, "Device Id": 0, "Device Type": 1}})";
+    };
+    const auto op = [](const char* cat, const char* name, int ts, int dur) {
+        return std::string(R"({"ph": "X", "cat": ")") + cat + R"(", "name": ")" + name + R"(", "pid": 1, "tid": 1, "ts": )"
+            + std::to_string(ts) + R"(, "dur": )" + std::to_string(dur) + "}";
+    };
+    const int64_t gib = int64_t(1) << 30;
+    const std::string trace = R"({"distributedInfo": {"rank": 0}, "traceEvents": [)" "\n"
+        + op("user_annotation", "ProfilerStep#1", 1000, 1000) + ",\n" + op("user_annotation", "ProfilerStep#2", 2000, 1000) + ",\n"
+        + op("user_annotation", "ProfilerStep#3", 3000, 1000) + ",\n" + op("cpu_op", "aten::empty", 1100, 50) + ",\n"
+        + memoryEvent(1110, 1, gib, gib) + ",\n" + op("cpu_op", "aten::mm", 1500, 100) + ",\n"
+        + memoryEvent(1550, 2, 2 * gib, 3 * gib) + ",\n" + memoryEvent(1900, 2, -2 * gib, gib) + ",\n"
+        + memoryEvent(2500, 1, -gib, 0) + "\n]}\n";
+    const auto dir = scratchDir("kscope-ui-memory");
+    writeFile(dir / "rank0.json", trace);
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    ChartView* chart = view->charts().front();
+    QCOMPARE(chart->graphCount(), 2);  // reserved and allocated of cuda:0
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("peak 3")), qPrintable(view->findChild<QLabel*>()->text()));
+    const QList<TableExport> tables = view->tables();
+    QCOMPARE(tables.size(), 4);
+    QCOMPARE(tables.at(1).name, QStringLiteral("memory-steps-rank0"));
+    QVERIFY(!tables.at(2).table.rows.empty());  // bytes by op
+    // A click where aten::mm's allocation holds names it and lists its work in the Operators view.
+    const double atMs = (1560.0 * 1000 - double(w().run()->minTsNs)) / 1e6;  // 1560 us, 10 us after it
+    const int x = int(chart->xAxis->coordToPixel(atMs));
+    QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(x, chart->height() / 2));
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("aten::mm")), qPrintable(view->findChild<QLabel*>()->text()));
+    QCOMPARE(w().session()->option(QStringLiteral("operators"), QStringLiteral("operator"), QString()).toString(), QStringLiteral("aten::mm"));
+    screenshot(view, "memory");
+    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

@@ -20,6 +20,8 @@
 #include "analysis/criticalpath.h"
 #include "analysis/criticalpathtables.h"
 #include "analysis/eventquery.h"
+#include "analysis/memory.h"
+#include "analysis/memorytables.h"
 #include "analysis/operatorkernels.h"
 #include "analysis/operators.h"
 #include "analysis/operatortables.h"
@@ -243,6 +245,19 @@ Table TestViewTransitions::expected(const QString& name) const
         return stepSpansTable(*m_window->run(), profilerSteps(*m_window->run()));  // the whole run, as the map
     if (name == QLatin1String("stragglers"))
         return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
+    if (name.startsWith(QLatin1String("memory-")) && !name.startsWith(QLatin1String("memory-bw-"))) {
+        MemoryOptions options;
+        options.ranks = {rankNumber(name)};
+        options.maxPoints = 4000;
+        const MemoryTimeline result = memoryTimeline(slice, options);
+        if (name.startsWith(QLatin1String("memory-devices")))
+            return memorySummaryTable(slice, result);
+        if (name.startsWith(QLatin1String("memory-steps")))
+            return memoryStepsTable(result);
+        if (name.startsWith(QLatin1String("memory-ops")))
+            return memoryOpsTable(slice, result);
+        return memoryUnfreedTable(slice, result);
+    }
     if (name.startsWith(QLatin1String("events-rank"))) {
         // The Events view's filter is the default (every kind and name) in these tests; its
         // time range is the selection's.
@@ -331,18 +346,19 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: twenty analyses for twenty-one
+    // Overview and Temporal breakdown show one temporal result: twenty-one analyses for twenty-two
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
     // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
-    // collectives, operators, critical path of the rank, of every rank, across ranks, events).
+    // collectives, operators, critical path of the rank, of every rank, across ranks, events,
+    // memory).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 20);
+    QCOMPARE(w().session()->computedCount() - computed, 21);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 20);
+    QCOMPARE(w().session()->computedCount() - computed, 21);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -76,6 +76,18 @@ struct LineSeries {
     QVector<double> values;
 };
 
+// A span of the key axis drawn behind the lines (a ProfilerStep), labelled at its top.
+struct KeyBand {
+    double from = 0, to = 0;
+    QString label;
+};
+
+// A point to call out (a peak): a dot and its label.
+struct PointMarker {
+    double key = 0, value = 0;
+    QString label;
+};
+
 // Values over time (queue length per stream, bandwidth per copy kind): step lines, already
 // thinned to what the chart can show (downsampleSteps).
 struct SeriesChartData {
@@ -83,6 +95,8 @@ struct SeriesChartData {
     QString keyLabel;
     QString valueLabel;
     QVector<LineSeries> series;
+    QVector<KeyBand> bands;       // alternately shaded
+    QVector<PointMarker> markers;
     bool steps = true;  // the value holds until the next point
     QString footnote;
     QString message;

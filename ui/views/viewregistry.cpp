@@ -19,7 +19,8 @@ namespace kscope {
     X(collectivesViewSpec) \
     X(operatorsViewSpec) \
     X(criticalPathViewSpec) \
-    X(eventsViewSpec)
+    X(eventsViewSpec) \
+    X(memoryViewSpec)
 
 #define KSCOPE_DECLARE_VIEW(name) ViewSpec name();
 KSCOPE_VIEWS(KSCOPE_DECLARE_VIEW)

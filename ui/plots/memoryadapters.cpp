@@ -1,0 +1,63 @@
+#include "plots/memoryadapters.h"
+
+#include "common/format.h"
+#include "plots/palette.h"
+
+#include "analysis/memory.h"
+#include "model/trace.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace kscope {
+
+namespace {
+
+QString tr(const char* text) { return QCoreApplication::translate("kscope::MemoryAdapters", text); }
+
+} // namespace
+
+SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, int rank)
+{
+    SeriesChartData data;
+    data.title = tr("GPU memory on rank %1").arg(rank);
+    data.keyLabel = tr("Time (ms)");
+    data.steps = true;
+    int64_t top = 0;
+    for (const MemoryDevice& d : result.devices)
+        if (d.device.rank == rank)
+            top = std::max(top, std::max(d.peakAllocated, d.peakReserved));
+    // Decimal units, as fmt::bytes() writes the peak's label.
+    const bool gb = top >= 1000000000;
+    const double perUnit = gb ? 1e9 : 1e6;
+    data.valueLabel = gb ? tr("GB") : tr("MB");
+    const auto ms = [&](int64_t tsNs) { return double(tsNs - run.minTsNs) / 1e6; };
+    int n = 0;
+    for (const MemoryDevice& d : result.devices) {
+        if (d.device.rank != rank || d.series.empty())
+            continue;
+        const QString device = fmt::qstr(toString(d.device));
+        LineSeries allocated{tr("%1 allocated").arg(device), palette::series(2 * n), {}, {}};
+        LineSeries reserved{tr("%1 reserved").arg(device), palette::series(2 * n + 1), {}, {}};
+        for (const MemoryPoint& p : d.series) {
+            allocated.keys << ms(p.tsNs);
+            allocated.values << double(p.allocated) / perUnit;
+            reserved.keys << ms(p.tsNs);
+            reserved.values << double(p.reserved) / perUnit;
+        }
+        data.series << reserved << allocated;
+        data.markers << PointMarker{ms(d.peakAllocatedNs), double(d.peakAllocated) / perUnit,
+                                    tr("peak %1").arg(fmt::bytes(uint64_t(d.peakAllocated)))};
+        ++n;
+    }
+    if (const RankTrace* r = run.findRank(rank))
+        for (const ProfilerStep& step : r->steps)
+            data.bands << KeyBand{ms(step.startNs), ms(step.endNs), QStringLiteral("#%1").arg(step.number)};
+    if (data.series.isEmpty())
+        data.message = !result.error.empty() ? tr("No result: %1").arg(fmt::qstr(result.error))
+                                             : tr("Rank %1 has no [memory] events: record with profile_memory=True").arg(rank);
+    return data;
+}
+
+} // namespace kscope

@@ -1,0 +1,175 @@
+// GPU memory of the selected rank from the profiler's [memory] events (analysis/memory.h):
+// allocated and reserved bytes per device over time with the ProfilerSteps as bands and the peak
+// marked; a click on the curve names the op that allocated there and lists its kernels in the
+// Operators view. Tables: per device, per step peaks, the ops that allocate most, unfreed blocks.
+
+#include "views/analysisview.h"
+
+#include "common/format.h"
+#include "models/resulttablemodel.h"
+#include "models/resulttableview.h"
+#include "plots/chartview.h"
+#include "plots/memoryadapters.h"
+#include "plots/plots.h"
+
+#include "analysis/memory.h"
+#include "analysis/memorytables.h"
+#include "model/trace.h"
+
+#include <QLabel>
+#include <QMouseEvent>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace kscope {
+
+namespace {
+
+constexpr size_t kMaxPoints = 4000;  // per device: the chart's width many times over, peaks kept
+
+class MemoryView : public AnalysisView {
+public:
+    MemoryView(const ViewSpec& spec, RunSession* session, QWidget* parent)
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
+          m_chart(new ChartView(QStringLiteral("memory"), this)),
+          m_devices(new ResultTableView(QStringLiteral("memory-devices"), this)),
+          m_steps(new ResultTableView(QStringLiteral("memory-steps"), this)),
+          m_ops(new ResultTableView(QStringLiteral("memory-ops"), this)),
+          m_unfreed(new ResultTableView(QStringLiteral("memory-unfreed"), this))
+    {
+        m_caption->setWordWrap(true);
+        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        m_chart->setMinimumHeight(110);
+        m_ops->setNameColumn(QStringLiteral("op"));
+        auto* tabs = new QTabWidget(this);
+        tabs->addTab(m_chart, tr("Over time"));
+        tabs->addTab(m_devices, tr("Devices"));
+        tabs->addTab(m_steps, tr("Per step"));
+        tabs->addTab(m_ops, tr("By op"));
+        tabs->addTab(m_unfreed, tr("Not freed"));
+        auto* layout = new QVBoxLayout(this);
+        layout->setContentsMargins(4, 4, 4, 4);
+        layout->addWidget(m_caption);
+        layout->addWidget(tabs, 1);
+        addChart(m_chart);
+        addTableView(m_devices);
+        addTableView(m_steps);
+        addTableView(m_ops);
+        addTableView(m_unfreed);
+        connect(m_chart, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
+            pointAt(m_chart->xAxis->pixelToCoord(event->position().x()));
+        });
+        refresh();
+    }
+
+private:
+    // The point of the selected rank's first device in effect at `keyMs` (the curve holds each
+    // value until the next event): the caption says what it is and who allocated it.
+    void pointAt(double keyMs)
+    {
+        const auto shown = session()->run();
+        if (!m_result || !shown)
+            return;
+        for (const MemoryDevice& d : m_result->devices) {
+            if (d.device.rank != shownRank() || d.series.empty())
+                continue;
+            const int64_t ts = shown->minTsNs + int64_t(keyMs * 1e6);
+            auto it = std::upper_bound(d.series.begin(), d.series.end(), ts,
+                                       [](int64_t t, const MemoryPoint& p) { return t < p.tsNs; });
+            if (it == d.series.begin())
+                return;
+            const MemoryPoint& p = *std::prev(it);
+            const QString op = p.op ? fmt::qstr(shown->str(p.op)) : QString();
+            m_caption->setText(tr("%1 at %2 ms: %3 allocated, %4 reserved%5")
+                                   .arg(fmt::qstr(toString(d.device)))
+                                   .arg(double(p.tsNs - shown->minTsNs) / 1e6, 0, 'f', 3)
+                                   .arg(fmt::bytes(uint64_t(p.allocated)), fmt::bytes(uint64_t(p.reserved)),
+                                        op.isEmpty() ? tr(", outside every op") : tr(", in <b>%1</b>").arg(op.toHtmlEscaped())));
+            if (!op.isEmpty())
+                session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), op);
+            return;
+        }
+    }
+
+protected:
+    QString key() const { return QStringLiteral("memory|rank=%1|points=%2").arg(shownRank()).arg(kMaxPoints); }
+
+    QList<AnalysisRequest> requests() const override
+    {
+        return {analysisRequest<MemoryTimeline>(key(), [rank = shownRank()](const Run& run) {
+            MemoryOptions options;
+            options.ranks = {rank};
+            options.maxPoints = kMaxPoints;
+            return memoryTimeline(run, options);
+        })};
+    }
+
+    void present(const ResultSet& results) override
+    {
+        m_result = results.share<MemoryTimeline>(key());
+        drawSeries(*m_chart, memorySeriesData(*m_result, slice(), shownRank()));
+        m_devices->setTable(std::make_shared<Table>(memorySummaryTable(slice(), *m_result)));
+        m_steps->setTable(std::make_shared<Table>(memoryStepsTable(*m_result)));
+        m_ops->setTable(std::make_shared<Table>(memoryOpsTable(slice(), *m_result)));
+        m_unfreed->setTable(std::make_shared<Table>(memoryUnfreedTable(slice(), *m_result)));
+        m_caption->setText(caption());
+    }
+
+    void showMessage(const QString& message) override
+    {
+        AnalysisView::showMessage(message);
+        m_result.reset();
+        m_caption->setText(message.size() < 80 ? message : QString());
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        const int rank = shownRank();
+        return {{QStringLiteral("memory-devices-rank%1").arg(rank), memorySummaryTable(slice(), *m_result)},
+                {QStringLiteral("memory-steps-rank%1").arg(rank), memoryStepsTable(*m_result)},
+                {QStringLiteral("memory-ops-rank%1").arg(rank), memoryOpsTable(slice(), *m_result)},
+                {QStringLiteral("memory-unfreed-rank%1").arg(rank), memoryUnfreedTable(slice(), *m_result)}};
+    }
+
+private:
+    QString caption() const
+    {
+        if (!m_result->error.empty())
+            return fmt::qstr(m_result->error);
+        QStringList parts;
+        for (const MemoryDevice& d : m_result->devices)
+            if (d.device.rank == shownRank())
+                parts << tr("%1: peak %2 allocated, %3 reserved; %4 left allocated at the end")
+                             .arg(fmt::qstr(toString(d.device)), fmt::bytes(uint64_t(d.peakAllocated)),
+                                  fmt::bytes(uint64_t(d.peakReserved)), fmt::bytes(uint64_t(d.lastAllocated)));
+        if (parts.isEmpty())
+            return tr("Rank %1 has no [memory] events (record with profile_memory=True).").arg(shownRank());
+        return tr("Rank %1 — %2. Click the curve to see who allocated.").arg(shownRank()).arg(parts.join(QStringLiteral("; ")));
+    }
+
+    QLabel* m_caption;
+    ChartView* m_chart;
+    ResultTableView* m_devices;
+    ResultTableView* m_steps;
+    ResultTableView* m_ops;
+    ResultTableView* m_unfreed;
+    std::shared_ptr<const MemoryTimeline> m_result;
+};
+
+} // namespace
+
+ViewSpec memoryViewSpec()
+{
+    return {.id = QStringLiteral("memory"),
+            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Memory"),
+            .dockObjectName = "memoryDock",
+            .follows = Follows::Ranks,
+            .create = createView<MemoryView>(),
+            .area = Qt::RightDockWidgetArea,
+            .tabWith = QStringLiteral("idle"),
+            .raised = false};
+}
+
+} // namespace kscope
