@@ -84,6 +84,7 @@ private slots:
     void optionsReplaceNumbers();
     void exportAllWritesCurrentNumbers();
     void comparisonSideSwitchReplacesEveryNumber();
+    void aThrowingAnalysisSaysWhy();
     void cleanupTestCase();
 
 private:
@@ -486,6 +487,28 @@ void TestViewTransitions::comparisonSideSwitchReplacesEveryNumber()
     w().session()->closeComparison();
     QVERIFY(!w().session()->testRun());
     verifyEveryView();
+}
+
+// An analysis that throws (out of memory, a defect) ends in a message, never in the event loop
+// (which would end the program), and is not started again for the same state.
+void TestViewTransitions::aThrowingAnalysisSaysWhy()
+{
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    int calls = 0;
+    const AnalysisRequest request{QStringLiteral("throws"), [&calls](const Run&) -> AnyResult {
+                                      ++calls;
+                                      throw std::out_of_range("row 12 of rank 3");
+                                  }};
+    QSignalSpy ready(w().session(), &RunSession::resultReady);
+    QVERIFY(!w().session()->request(request));
+    QVERIFY(ready.wait(kUiTimeoutMs));
+    QVERIFY(!w().session()->request(request));
+    QCOMPARE(w().session()->failure(request), QStringLiteral("row 12 of rank 3"));
+    QVERIFY(!w().session()->isBusy());
+    QCOMPARE(calls, 1);
+    // A new run is a new state: its own attempt.
+    QVERIFY(openAndWait(w(), m_otherRun));
+    QVERIFY(w().session()->failure(request).isEmpty());
 }
 
 void TestViewTransitions::cleanupTestCase() { m_window.reset(); }

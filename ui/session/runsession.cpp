@@ -94,12 +94,14 @@ void RunSession::dropStaleResults()
     const QString control = QString::number(m_sides[0].generation);
     const QString test = QString::number(m_sides[1].generation);
     const QString comparison = QStringLiteral("cmp|%1|%2|").arg(control, test);
-    for (auto it = m_results.begin(); it != m_results.end();) {
-        const QString& key = it.key();
-        const bool current = key.startsWith(comparison) || key.startsWith(control + QLatin1Char('|'))
+    const auto current = [&](const QString& key) {
+        return key.startsWith(comparison) || key.startsWith(control + QLatin1Char('|'))
             || (m_sides[1].run && key.startsWith(test + QLatin1Char('|')));
-        it = current ? std::next(it) : m_results.erase(it);
-    }
+    };
+    for (auto it = m_results.begin(); it != m_results.end();)
+        it = current(it.key()) ? std::next(it) : m_results.erase(it);
+    for (auto it = m_failures.begin(); it != m_failures.end();)
+        it = current(it.key()) ? std::next(it) : m_failures.erase(it);
 }
 
 void RunSession::setShownSide(RunSide side)
@@ -244,7 +246,7 @@ AnyResult RunSession::request(const AnalysisRequest& request)
     const QString fullKey = cacheKey(request);
     if (const auto it = m_results.constFind(fullKey); it != m_results.cend())
         return *it;
-    if (m_inFlight.contains(fullKey))
+    if (m_inFlight.contains(fullKey) || m_failures.contains(fullKey))
         return nullptr;
     m_inFlight.insert(fullKey);
     // A result belongs to the runs it was computed from: dropped if either was replaced meanwhile.
@@ -256,7 +258,7 @@ AnyResult RunSession::request(const AnalysisRequest& request)
             return m_sides[0].generation == controlGeneration && m_sides[1].generation == testGeneration;
         return m_sides[int(side)].generation == (side == RunSide::Control ? controlGeneration : testGeneration);
     };
-    auto* watcher = new QFutureWatcher<AnyResult>(this);
+    auto* watcher = new QFutureWatcher<Outcome>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, fullKey, key = request.key, stillOpen] {
         watcher->deleteLater();
         if (!stillOpen()) {
@@ -265,18 +267,44 @@ AnyResult RunSession::request(const AnalysisRequest& request)
                 emit idle();
             return;
         }
-        m_results.insert(fullKey, watcher->result());
+        Outcome outcome = watcher->result();
+        if (outcome.result)
+            m_results.insert(fullKey, std::move(outcome.result));
+        else
+            m_failures.insert(fullKey, outcome.error.isEmpty() ? tr("the analysis returned nothing") : outcome.error);
         ++m_computed;
         finishJob(fullKey, key);
     });
     if (comparison) {
         const auto control = m_sides[0].run, test = m_sides[1].run;
-        watcher->setFuture(QtConcurrent::run([control, test, compare = request.compare] { return compare(*control, *test); }));
+        watcher->setFuture(QtConcurrent::run([control, test, compare = request.compare] {
+            return guarded([&] { return compare(*control, *test); });
+        }));
     } else {
         const auto slice = m_slice;
-        watcher->setFuture(QtConcurrent::run([slice, compute = request.compute] { return compute(*slice); }));
+        watcher->setFuture(QtConcurrent::run([slice, compute = request.compute] { return guarded([&] { return compute(*slice); }); }));
     }
     return nullptr;
+}
+
+RunSession::Outcome RunSession::guarded(const std::function<AnyResult()>& compute)
+{
+    // An exception must not cross into the event loop (it would end the program): it becomes
+    // the view's message.
+    try {
+        return {compute(), {}};
+    } catch (const std::bad_alloc&) {
+        return {nullptr, tr("out of memory")};
+    } catch (const std::exception& e) {
+        return {nullptr, QString::fromUtf8(e.what())};
+    } catch (...) {
+        return {nullptr, tr("an unknown error")};
+    }
+}
+
+QString RunSession::failure(const AnalysisRequest& request) const
+{
+    return m_failures.value(cacheKey(request));
 }
 
 void RunSession::finishJob(const QString& fullKey, const QString& key)

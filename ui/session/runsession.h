@@ -102,6 +102,9 @@ public:
     // resultReady(key) follows when it is there. A comparison request without a test run stays null.
     AnyResult request(const AnalysisRequest& request);
     AnyResult cached(const QString& key) const;
+    // Why the request's analysis failed (it threw: out of memory, a defect), or empty. A failed
+    // analysis is not retried for the same state; its view says why instead of computing forever.
+    QString failure(const AnalysisRequest& request) const;
     bool isBusy() const { return !m_inFlight.isEmpty() || m_slicing || !m_cutting.isEmpty(); }
     int computedCount() const { return m_computed; }  // analyses run since start (tests, stats)
 
@@ -115,6 +118,12 @@ signals:
     void idle();  // nothing in flight any more
 
 private:
+    struct Outcome {
+        AnyResult result;
+        QString error;  // set when result is null
+    };
+    static Outcome guarded(const std::function<AnyResult()>& compute);
+
     struct Side {
         std::shared_ptr<const Run> run;
         QString path;
@@ -141,6 +150,7 @@ private:
     quint64 m_sliceGeneration = 0;
     int m_computed = 0;
     QHash<QString, AnyResult> m_results;  // "<side generation>|step=N|key" or "cmp|<gen>|<gen>|key"
+    QHash<QString, QString> m_failures;   // same keys: what the analysis threw
     QSet<QString> m_inFlight;
     QSet<QString> m_cutting;  // step slices being cut: "<side generation>|<step>"
     QHash<QString, QVariant> m_options;  // "view/name"

@@ -102,10 +102,14 @@ void AnalysisView::tryPresent()
     ResultSet results;
     QStringList missing;
     for (const AnalysisRequest& request : wanted) {
-        if (AnyResult result = m_session->request(request))
+        if (AnyResult result = m_session->request(request)) {
             results.insert(request.key, std::move(result));
-        else
+        } else if (const QString why = m_session->failure(request); !why.isEmpty()) {
+            finishWith(tr("Could not compute this view: %1").arg(why));
+            return;
+        } else {
             missing.push_back(request.key);
+        }
     }
     m_waitingFor = missing;
     if (!missing.isEmpty()) {
