@@ -15,6 +15,18 @@ bool rankWanted(const std::vector<int>& ranks, int rank)
     return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
 }
 
+// Events with |Bytes| above this are left out as bad (no allocator hands out 4 EiB); sums of
+// the rest saturate rather than overflow.
+constexpr int64_t kMaxEventBytes = int64_t(1) << 62;
+
+int64_t addSaturated(int64_t a, int64_t b)
+{
+    int64_t sum = 0;
+    if (__builtin_add_overflow(a, b, &sum))
+        return b > 0 ? INT64_MAX : INT64_MIN;
+    return sum;
+}
+
 // Per memory event (in memoryEvents order) the innermost cpu_op around it on its thread: one
 // pass over the rank's rows with a stack of open ops per thread.
 std::vector<StringId> enclosingOps(const RankTrace& rank)
@@ -60,6 +72,8 @@ CategoryTimeline categoryTimeline(const std::vector<MemoryTimelineRow>& rows, si
     }
     int64_t tMin = -1;
     for (const MemoryTimelineRow& r : rows) {
+        // HTA's rule verbatim (memory_analysis.py): the first row's time, else the least positive
+        // one after it, so a first row at t <= 0 stays tMin.
         if (tMin == -1 || (r.time < tMin && r.time > 0))
             tMin = r.time;
         if (result.timesNs.empty() || r.time != result.timesNs.back()) {
@@ -159,6 +173,7 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
 {
     MemoryTimeline result;
     bool anyRank = false;
+    int64_t badEvents = 0;
     for (const RankTrace& rank : run.ranks) {
         if (!rankWanted(options.ranks, rank.rank))
             continue;
@@ -182,14 +197,18 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
         std::map<MemoryDeviceId, DeviceState> devices;
         for (size_t k = 0; k < t.memoryEvents.size(); ++k) {
             const MemoryEventArgs& m = t.memoryEvents[k];
+            if (m.bytes > kMaxEventBytes || m.bytes < -kMaxEventBytes) {
+                ++badEvents;
+                continue;
+            }
             const MemoryDeviceId id{rank.rank, m.deviceType, m.deviceId};
             DeviceState& state = devices[id];
             MemoryDevice& d = state.device;
             d.device = id;
             const int64_t ts = t.tsNs[m.event];
-            const int64_t allocated = m.totalAllocated >= 0 ? m.totalAllocated : d.lastAllocated + m.bytes;
+            const int64_t allocated = m.totalAllocated >= 0 ? m.totalAllocated : addSaturated(d.lastAllocated, m.bytes);
             const int64_t reserved = m.totalReserved >= 0 ? m.totalReserved : d.peakReserved;
-            const int64_t before = d.events ? d.lastAllocated : allocated - m.bytes;
+            const int64_t before = d.events ? d.lastAllocated : addSaturated(allocated, -m.bytes);
             if (d.events == 0)
                 d.firstAllocated = allocated;
             ++d.events;
@@ -205,18 +224,18 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
             const StringId op = options.perOp ? ops[k] : StringId{};
             if (m.bytes > 0) {
                 ++d.allocations;
-                d.bytesAllocated += m.bytes;
+                d.bytesAllocated = addSaturated(d.bytesAllocated, m.bytes);
                 state.live[m.addr] = {m.bytes, ts, op};
                 if (options.perOp) {
                     MemoryOpRow& row = state.ops[op.value];
                     row.device = id;
                     row.op = op;
                     ++row.allocations;
-                    row.bytes += m.bytes;
+                    row.bytes = addSaturated(row.bytes, m.bytes);
                 }
             } else if (m.bytes < 0) {
                 ++d.frees;
-                d.bytesFreed -= m.bytes;
+                d.bytesFreed = addSaturated(d.bytesFreed, -m.bytes);
                 if (state.live.erase(m.addr) == 0)
                     ++d.freedFromBefore;
             }
@@ -241,12 +260,12 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
             unfreed.reserve(state.live.size());
             for (const auto& [addr, live] : state.live) {
                 ++d.notFreed;
-                d.notFreedBytes += live.bytes;
+                d.notFreedBytes = addSaturated(d.notFreedBytes, live.bytes);
                 unfreed.push_back({id, addr, live.bytes, live.tsNs, live.op});
                 if (options.perOp) {
                     auto it = state.ops.find(live.op.value);
                     if (it != state.ops.end())
-                        it->second.notFreedBytes += live.bytes;
+                        it->second.notFreedBytes = addSaturated(it->second.notFreedBytes, live.bytes);
                 }
             }
             std::sort(unfreed.begin(), unfreed.end(), [](const MemoryAllocation& a, const MemoryAllocation& b) {
@@ -279,6 +298,9 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
     else
         result.notes.push_back("allocated and reserved are the caching allocator's totals after each event; blocks "
                                "alive when the trace starts are in them but not in not_freed");
+    if (badEvents > 0)
+        result.notes.push_back(std::to_string(badEvents) + " [memory] event" + (badEvents == 1 ? "" : "s")
+                               + " with |Bytes| over 2^62 left out as bad");
     return result;
 }
 

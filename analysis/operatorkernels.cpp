@@ -23,31 +23,25 @@ OperatorKernels operatorKernels(const Run& run, const OperatorKernelsOptions& op
         return result;
     }
     const EventTable& t = rank->events;
-    auto isOp = [&](EventIndex e) { return t.name[e] == options.op && (t.kind[e] == EventKind::CpuOp || t.kind[e] == EventKind::UserAnnotation); };
+    const bool annotations = options.includeAnnotations;
+    auto named = [&](EventIndex op) { return t.name[op] == options.op; };
     std::unordered_map<uint32_t, size_t> rowOf;
     for (size_t i = 0; i < t.size(); ++i) {
         const EventIndex e = EventIndex(i);
-        if (isOp(e))
+        if (named(e) && innermostOp(t, e, annotations) == e)
             ++result.opCalls;
-        const EventKind kind = t.kind[e];
-        if (kind != EventKind::Kernel && kind != EventKind::Memcpy && kind != EventKind::Memset)
-            continue;
-        const EventIndex launch = t.link[e];
-        if (launch == kNoEvent)
-            continue;
         // The ops enclosing the launching call, innermost first. Device self: the innermost op
-        // must be it; device total: any of them.
-        bool owned = false;
-        for (EventIndex p = t.parent[launch]; p != kNoEvent; p = t.parent[p]) {
-            if (isOp(p)) {
-                owned = true;
+        // must be it; device total: each call of it among them.
+        int64_t calls = 0;
+        for (EventIndex op = launchingOp(t, e, annotations); op != kNoEvent;
+             op = t.parent[op] == kNoEvent ? kNoEvent : innermostOp(t, t.parent[op], annotations)) {
+            calls += named(op) ? 1 : 0;
+            if (options.selfOnly)
                 break;
-            }
-            if (options.selfOnly && t.kind[p] == EventKind::CpuOp)
-                break;  // a child op launched it
         }
-        if (!owned)
+        if (calls == 0)
             continue;
+        const EventKind kind = t.kind[e];
         const auto [it, added] = rowOf.try_emplace(t.name[e].value, result.rows.size());
         if (added) {
             OperatorKernelRow row;
@@ -59,8 +53,8 @@ OperatorKernels operatorKernels(const Run& run, const OperatorKernelsOptions& op
             result.rows.push_back(row);
         }
         OperatorKernelRow& row = result.rows[it->second];
-        ++row.count;
-        row.totalNs += t.durNs[e];
+        row.count += calls;
+        row.totalNs += calls * t.durNs[e];
         row.minNs = std::min(row.minNs, t.durNs[e]);
         row.maxNs = std::max(row.maxNs, t.durNs[e]);
     }

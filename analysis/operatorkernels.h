@@ -2,8 +2,9 @@
 
 // The GPU work one operator launched: per kernel (memcpy, memset) name, how often and how long,
 // on one rank. What the Operators view lists when an op is picked, so that a kernel of it can be
-// followed into the kernel views. The same ownership rule as operatorStats(): a GPU event belongs
-// to every op that encloses its launching call on the launching thread (device total).
+// followed into the kernel views. The same ownership rule as operatorStats() (launchingOp() in
+// operators.h): a GPU event belongs to every op that encloses its launching call on the launching
+// thread (device total), counted once per such call of the op, as the operator table sums them.
 
 #include "resulttable.h"
 
@@ -19,6 +20,7 @@ struct OperatorKernelsOptions {
     int rank = -1;          // -1: the run's first rank
     StringId op;            // the operator's name
     bool selfOnly = false;  // only what its own runtime calls launched (device self)
+    bool includeAnnotations = false;  // as OperatorOptions: user annotations count as ops
 };
 
 struct OperatorKernelRow {

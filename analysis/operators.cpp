@@ -53,20 +53,11 @@ void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& o
     const size_t n = t.size();
     const bool annotations = options.includeAnnotations;
 
-    // Per row: the innermost op enclosing it on its thread (itself when it is one). A parent
-    // always precedes its children in start order, so one forward pass settles it.
-    std::vector<EventIndex> nearestOp(n, kNoEvent);
     std::vector<EventIndex> ops;
     for (size_t i = 0; i < n; ++i) {
         const auto e = static_cast<EventIndex>(i);
-        if (t.phase[e] != Phase::Complete || isGpuKind(t.kind[e]))
-            continue;
-        if (isOp(t.kind[e], annotations)) {
-            nearestOp[e] = e;
+        if (isOp(t.kind[e], annotations) && innermostOp(t, e, annotations) == e)
             ops.push_back(e);
-        } else if (t.parent[e] != kNoEvent) {
-            nearestOp[e] = nearestOp[t.parent[e]];
-        }
     }
     // Compact per-op accumulators, indexed by position in `ops`.
     std::vector<uint32_t> slot(n, UINT32_MAX);
@@ -80,8 +71,9 @@ void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& o
     std::vector<Acc> acc(ops.size());
     for (size_t k = 0; k < ops.size(); ++k) {
         const EventIndex p = t.parent[ops[k]];
-        if (p != kNoEvent && nearestOp[p] != kNoEvent)
-            acc[k].parentOp = slot[nearestOp[p]];
+        const EventIndex op = p == kNoEvent ? kNoEvent : innermostOp(t, p, annotations);
+        if (op != kNoEvent)
+            acc[k].parentOp = slot[op];
     }
 
     // GPU work: to the innermost op around its launch.
@@ -100,8 +92,7 @@ void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& o
                 share.tensorCoreNs += dur;
             }
         }
-        const EventIndex launch = t.link[g];
-        const EventIndex op = launch == kNoEvent ? kNoEvent : nearestOp[launch];
+        const EventIndex op = launchingOp(t, g, annotations);
         if (op == kNoEvent) {
             share.outsideOpsNs += dur;
             continue;
@@ -216,6 +207,24 @@ void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& o
 }
 
 } // namespace
+
+EventIndex innermostOp(const EventTable& t, EventIndex e, bool includeAnnotations)
+{
+    for (EventIndex at = e; at != kNoEvent; at = t.parent[at]) {
+        if (t.phase[at] != Phase::Complete || isGpuKind(t.kind[at]))
+            return kNoEvent;
+        if (isOp(t.kind[at], includeAnnotations))
+            return at;
+    }
+    return kNoEvent;
+}
+
+EventIndex launchingOp(const EventTable& t, EventIndex g, bool includeAnnotations)
+{
+    if (!isDeviceWork(t.kind[g]) || t.stream[g] < 0 || t.phase[g] != Phase::Complete || t.link[g] == kNoEvent)
+        return kNoEvent;
+    return innermostOp(t, t.link[g], includeAnnotations);
+}
 
 const char* toString(OpGroupBy groupBy)
 {

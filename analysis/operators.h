@@ -66,6 +66,14 @@ struct Operators {
 
 Operators operatorStats(const Run& run, const OperatorOptions& options = {});
 
+// The ownership rule of operatorStats() and operatorKernels(): the innermost op enclosing the
+// CPU event e on its thread, e itself when it is one (a complete cpu_op; with
+// includeAnnotations also a user annotation); kNoEvent when none.
+EventIndex innermostOp(const EventTable& t, EventIndex e, bool includeAnnotations);
+// The op that launched the GPU event g: innermostOp() of its launching call, for a complete
+// kernel, memcpy or memset on a stream (stream >= 0); kNoEvent for anything else or no launch.
+EventIndex launchingOp(const EventTable& t, EventIndex g, bool includeAnnotations);
+
 // The TensorBoard profiler's rule (its TC_Allowlist, after NVIDIA PyProf) extended to newer
 // kernels: the name holds one of h884, s884, h1688, s1688, hmma, i8816, 16816, c1688,
 // dgrad_1x1_stride_2x2, first_layer_wgrad_kernel, conv1x1, conv2d_c1_k1, direct_group,

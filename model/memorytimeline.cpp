@@ -1,27 +1,45 @@
 #include "memorytimeline.h"
 
 #include <charconv>
+#include <cmath>
+#include <new>
 #include <zlib.h>
 
 namespace kscope {
 
 namespace {
 
-bool readAll(const std::filesystem::path& file, std::string& text, size_t limit)
+enum class Read { Ok, Failed, TooLarge, OutOfMemory };
+
+// Up to `limit` bytes (inflated); TooLarge when there are more.
+Read readAll(const std::filesystem::path& file, std::string& text, size_t limit)
 {
     gzFile in = gzopen(file.c_str(), "rb");
     if (!in)
-        return false;
+        return Read::Failed;
     char buffer[1 << 16];
     int got = 0;
-    while ((got = gzread(in, buffer, sizeof buffer)) > 0) {
-        text.append(buffer, static_cast<size_t>(got));
-        if (text.size() >= limit)
-            break;
+    Read result = Read::Ok;
+    try {
+        while ((got = gzread(in, buffer, sizeof buffer)) > 0) {
+            if (text.size() + static_cast<size_t>(got) > limit) {
+                text.append(buffer, limit - text.size());
+                result = Read::TooLarge;
+                break;
+            }
+            text.append(buffer, static_cast<size_t>(got));
+        }
+    } catch (const std::bad_alloc&) {
+        result = Read::OutOfMemory;
     }
-    const bool ok = got >= 0;
     gzclose(in);
-    return ok;
+    return result == Read::Ok && got < 0 ? Read::Failed : result;
+}
+
+// Finite and within [lowest, highest] (from_chars takes nan, inf and 1e300).
+bool inRange(double v, double lowest, double highest)
+{
+    return std::isfinite(v) && v >= lowest && v <= highest;
 }
 
 bool isBlank(char c)
@@ -34,7 +52,7 @@ bool isBlank(char c)
 bool looksLikeMemoryTimeline(const std::filesystem::path& file)
 {
     std::string head;
-    if (!readAll(file, head, 256))
+    if (readAll(file, head, 256) == Read::Failed)
         return false;
     size_t i = 0;
     auto skip = [&] {
@@ -55,9 +73,14 @@ MemoryTimelineFile readMemoryTimeline(const std::filesystem::path& file)
 {
     MemoryTimelineFile result;
     std::string text;
-    if (!readAll(file, text, size_t(1) << 34)) {
-        result.error = "cannot read " + file.string() + " (not a file, or corrupt gzip)";
+    constexpr size_t kLimit = size_t(1) << 34;
+    switch (readAll(file, text, kLimit)) {
+    case Read::Ok: break;
+    case Read::Failed: result.error = "cannot read " + file.string() + " (not a file, or corrupt gzip)"; return result;
+    case Read::TooLarge:
+        result.error = "cannot read " + file.string() + ": larger than the reader's limit of 16 GiB";
         return result;
+    case Read::OutOfMemory: result.error = "cannot read " + file.string() + ": out of memory"; return result;
     }
     size_t i = 0;
     const size_t n = text.size();
@@ -81,7 +104,7 @@ MemoryTimelineFile readMemoryTimeline(const std::filesystem::path& file)
         skip();
         if (i >= n || text[i] != '[')
             return fail("expected a [time, action, bytes, category] row");
-        ++i;
+        const size_t rowStart = i++;
         double values[4] = {0, 0, 0, 0};
         for (int k = 0; k < 4; ++k) {
             skip();
@@ -93,6 +116,14 @@ MemoryTimelineFile readMemoryTimeline(const std::filesystem::path& file)
             if (i >= n || text[i] != (k == 3 ? ']' : ','))
                 return fail(k == 3 ? "expected ']' after four values" : "expected ','");
             ++i;
+        }
+        // times within +-2^62 ns (epoch times are ~2^60), bytes within +-2^53 (8 PiB: sums stay
+        // far from int64's limits), an int32 action
+        constexpr double kMaxTime = 4611686018427387904.0, kMaxBytes = 9007199254740992.0;
+        if (!inRange(values[0], -kMaxTime, kMaxTime) || !inRange(values[1], INT32_MIN, INT32_MAX)
+            || !inRange(values[2], -kMaxBytes, kMaxBytes) || !std::isfinite(values[3])) {
+            i = rowStart;
+            return fail("a value out of range (not finite, or too large) in the row");
         }
         MemoryTimelineRow row;
         row.time = static_cast<int64_t>(values[0]);

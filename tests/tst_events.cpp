@@ -14,6 +14,8 @@
 #include <QJsonDocument>
 #include <QtTest>
 
+#include <sqlite3.h>
+
 #include <cstdlib>
 #include <map>
 
@@ -53,6 +55,27 @@ GoldenCsv run(const std::string& arguments)
     if (r.exitCode != 0)
         qWarning("exit %d: %s", r.exitCode, r.err.c_str());
     return parseGoldenCsv(r.out);
+}
+
+// The rows of a query on an SQLite file, each as "a|b|c".
+std::vector<std::string> query(const std::filesystem::path& file, const std::string& sql)
+{
+    std::vector<std::string> rows;
+    sqlite3* db = nullptr;
+    if (sqlite3_open_v2(file.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+        sqlite3_exec(
+            db, sql.c_str(),
+            [](void* out, int n, char** values, char**) {
+                std::string row;
+                for (int k = 0; k < n; ++k)
+                    row += (k ? "|" : "") + std::string(values[k] ? values[k] : "NULL");
+                static_cast<std::vector<std::string>*>(out)->push_back(row);
+                return 0;
+            },
+            &rows, nullptr);
+    }
+    sqlite3_close(db);
+    return rows;
 }
 
 bool sameValue(const std::string& a, const std::string& b)
@@ -159,6 +182,52 @@ private slots:
                                   "CREATE TABLE strings", "CREATE INDEX events_by_time", "CREATE VIEW events_named"})
             QVERIFY2(bytes.find(table) != std::string::npos, table);
         QCOMPARE(runCli("events " + sample().string() + " --format sqlite").exitCode, 1);  // needs --output
+        QCOMPARE(query(out, "SELECT count(*) FROM events"), std::vector<std::string>{"6"});
+    }
+
+    // Two files of one rank (both loaded): told apart by the file column, not a key collision.
+    void sqliteDuplicateRank()
+    {
+        const auto dir = scratchDir("events-sqlite-duplicate");
+        std::string trace = kTrace;
+        trace.insert(1, R"("distributedInfo": {"rank": 0}, )");
+        writeFile(dir / "a.json", trace);
+        writeFile(dir / "b.json", trace);
+        const auto out = scratchDir("events-sqlite-duplicate-out") / "run.db";
+        const CommandResult r = runCli("events " + dir.string() + " --format sqlite -o " + out.string());
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        QCOMPARE(query(out, "SELECT rank, file, count(*) FROM events GROUP BY rank, file"),
+                 (std::vector<std::string>{"0|0|6", "0|1|6"}));
+        QCOMPARE(query(out, "SELECT count(*) FROM threads"), std::vector<std::string>{"4"});
+        QCOMPARE(query(out, "SELECT count(*) FROM kernels k JOIN events e USING (rank, file, row)"),
+                 std::vector<std::string>{"4"});
+        QCOMPARE(query(out, "SELECT count(*) FROM files WHERE rank = 0"), std::vector<std::string>{"2"});
+    }
+
+    // --rank R: only that rank's rows; a rank not in the run is said (exit 3), as for CSV.
+    void sqliteOneRank()
+    {
+        const auto dir = scratchDir("events-sqlite-ranks");
+        writeFile(dir / "rank0.json", kTrace);
+        writeFile(dir / "rank1.json", kTrace);
+        const auto out = scratchDir("events-sqlite-ranks-out") / "run.db";
+        const CommandResult r = runCli("events " + dir.string() + " --rank 1 --format sqlite -o " + out.string());
+        QVERIFY2(r.exitCode == 0, r.err.c_str());
+        for (const char* table : {"events", "threads", "kernels", "memory", "ops", "files"})
+            QCOMPARE(query(out, std::string("SELECT DISTINCT rank FROM ") + table), std::vector<std::string>{"1"});
+        const CommandResult missing = runCli("events " + dir.string() + " --rank 3 --format sqlite -o " + out.string());
+        QCOMPARE(missing.exitCode, 3);
+        QVERIFY2(missing.err.find("rank 3 is not in the run") != std::string::npos, missing.err.c_str());
+    }
+
+    // A window bound whose ns do not fit int64 (llround would return LLONG_MIN): a usage error.
+    void hugeTimeWindow()
+    {
+        const CommandResult r = runCli("events " + sample().string() + " --from-us 1e300");
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.find("--from-us") != std::string::npos, r.err.c_str());
+        QCOMPARE(runCli("events " + sample().string() + " --to-us -1e300").exitCode, 1);
+        QCOMPARE(run_("--from-us 9e15").rows.size(), size_t(0));
     }
 
     void goldenFrames_data()

@@ -16,6 +16,9 @@
 
 #include <QtTest>
 
+#include <algorithm>
+#include <cstdint>
+
 using namespace kscope;
 using namespace kscope::test;
 
@@ -225,6 +228,51 @@ private slots:
         QVERIFY(!readMemoryTimeline(dir / "bad.json").error.empty());
         writeFile(dir / "trace.json", R"({"traceEvents": []})");
         QVERIFY(!looksLikeMemoryTimeline(dir / "trace.json"));
+    }
+
+    // Values a double holds but the row's integers do not (from_chars takes nan, inf, 1e300):
+    // an error naming the row's byte offset, never a cast out of range.
+    void categoryTimelineOutOfRange()
+    {
+        const auto dir = scratchDir("memory-timeline-range");
+        for (const char* row : {"[1e300, 2, 3, 0]", "[nan, 2, 3, 0]", "[1, inf, 3, 0]", "[1, 2, -1e19, 0]", "[1, 3e9, 3, 0]"}) {
+            writeFile(dir / "t.json", std::string("[[1, 2, 3, 0], ") + row + "]");
+            const MemoryTimelineFile file = readMemoryTimeline(dir / "t.json");
+            QVERIFY2(file.error.find("out of range") != std::string::npos, row);
+            QVERIFY2(file.error.find("at byte 15") != std::string::npos, file.error.c_str());
+            QVERIFY(file.rows.empty());
+        }
+    }
+
+    // memory FILE -o FILE with an export_memory_timeline file: the input is never replaced.
+    void timelineNotOverwritten()
+    {
+        const auto file = scratchDir("memory-timeline-self") / "tl.json";
+        const std::string text = "[[1, 2, 100, 0], [5, 4, -100, 0]]";
+        writeFile(file, text);
+        const CommandResult r = runCli("memory " + file.string() + " -o " + file.string());
+        QCOMPARE(r.exitCode, 4);
+        QVERIFY2(r.err.find("cannot write") != std::string::npos, r.err.c_str());
+        QCOMPARE(readFileBytes(file), text);
+    }
+
+    // A crafted Bytes of INT64_MIN (|Bytes| > 2^62): left out as a bad event and said so, not
+    // negated into an overflow.
+    void absurdBytesLeftOut()
+    {
+        const auto dir = scratchDir("memory-absurd");
+        writeFile(dir / "rank0.json", "{\"traceEvents\": [" + memoryEvent(10, 1, 1000, 1000, 2 << 20) + ",\n"
+                                          + memoryEvent(20, 1, INT64_MIN, 0, 2 << 20) + ",\n"
+                                          + memoryEvent(30, 2, INT64_MAX, 1000, 2 << 20) + "]}");
+        const MemoryTimeline r = memoryTimeline(*loadRun(dir, LoadOptions{}));
+        QCOMPARE(r.devices.size(), size_t(1));
+        const MemoryDevice& d = r.devices[0];
+        QCOMPARE(d.events, int64_t(1));
+        QCOMPARE(d.frees, int64_t(0));
+        QCOMPARE(d.bytesFreed, int64_t(0));
+        QCOMPARE(d.bytesAllocated, int64_t(1000));
+        QVERIFY(std::any_of(r.notes.begin(), r.notes.end(),
+                            [](const std::string& n) { return n.find("2 [memory] events with |Bytes| over 2^62") != std::string::npos; }));
     }
 
     void sharedMemoryTimeline()

@@ -22,6 +22,8 @@ namespace kscope::cli {
 
 namespace {
 
+constexpr double kMaxWindowUs = 9e15;
+
 struct EventsArgs {
     int rank = -1;
     std::vector<std::string> kinds;
@@ -443,9 +445,17 @@ int streamEvents(const EventsArgs& args, const Invocation& given)
         return kExitUsage;
     }
 
+    auto rankMissing = [&] {
+        if (args.rank < 0 || run.findRank(args.rank))
+            return false;
+        std::cerr << "note: rank " << args.rank << " is not in the run\n";
+        return true;
+    };
     if (args.format == "sqlite") {
-        if (const int written = writeSqlite(run, matcher, args.output, *loaded); written != kExitOk)
+        if (const int written = writeSqlite(run, matcher, args.output, *loaded, args.rank); written != kExitOk)
             return written;
+        if (rankMissing())
+            return kExitIncomplete;
         return loaded->incomplete && !invocation.common.allowPartial ? kExitIncomplete : kExitOk;
     }
 
@@ -468,10 +478,8 @@ int streamEvents(const EventsArgs& args, const Invocation& given)
     }
     for (const std::string& note : loaded->notes)
         std::cerr << "note: " << note << '\n';
-    if (args.rank >= 0 && !run.findRank(args.rank)) {
-        std::cerr << "note: rank " << args.rank << " is not in the run\n";
+    if (rankMissing())
         return kExitIncomplete;
-    }
     if (rows == 0)
         std::cerr << "note: no event matched\n";
     return loaded->incomplete && !invocation.common.allowPartial ? kExitIncomplete : kExitOk;
@@ -489,9 +497,12 @@ Action setupEvents(CLI::App& app, const Invocation& invocation)
         ->type_name("KIND");
     app.add_option("--name", args->name, "only events whose name matches this regular expression (anywhere)")
         ->type_name("REGEX");
+    // bounded so that A * 1000 ns fits int64 (9e15 us: 285 years)
     app.add_option("--from-us", args->fromUs, "only events that end at or after A us after the run's first event")
+        ->check(numberFrom(-kMaxWindowUs, kMaxWindowUs))
         ->type_name("A");
     app.add_option("--to-us", args->toUs, "only events that start at or before B us after the run's first event")
+        ->check(numberFrom(-kMaxWindowUs, kMaxWindowUs))
         ->type_name("B");
     app.add_option("--format", args->format, "csv, json (an array of objects) or sqlite (needs --output)")
         ->check(oneOf({"csv", "json", "sqlite"}))

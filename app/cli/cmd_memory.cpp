@@ -7,6 +7,7 @@
 
 #include "analysis/memory.h"
 #include "analysis/memorytables.h"
+#include "model/atomicfile.h"
 #include "model/memorytimeline.h"
 
 #include <CLI/CLI.hpp>
@@ -30,6 +31,12 @@ struct MemoryArgs {
 
 int categoryTimelineCommand(const MemoryArgs& args, const Invocation& invocation)
 {
+    const std::string& output = invocation.common.outputFile;
+    if (const std::string error = output.empty() ? std::string() : inputOverwriteError(output, {invocation.inputs.front()});
+        !error.empty()) {
+        std::cerr << "error: cannot write " << output << ": " << error << '\n';
+        return kExitOutputFailed;
+    }
     const MemoryTimelineFile file = readMemoryTimeline(invocation.inputs.front());
     if (!file.error.empty()) {
         std::cerr << "error: " << file.error << '\n';

@@ -54,11 +54,12 @@ std::string EventSink::finish()
 {
     if (!m_error.empty() || m_target.empty() || m_inPlace)
         return m_error;
-    if (::fsync(m_fd) != 0 || ::close(m_fd) != 0) {
-        m_fd = -1;
-        return m_error = std::strerror(errno);
-    }
+    // closed whether or not fsync worked; the first failure is the one reported
+    const int synced = ::fsync(m_fd) == 0 ? 0 : errno;
+    const int closed = ::close(m_fd) == 0 ? 0 : errno;
     m_fd = -1;
+    if (synced != 0 || closed != 0)
+        return m_error = std::strerror(synced != 0 ? synced : closed);
     if (::rename(m_temporary.c_str(), m_target.c_str()) != 0)
         return m_error = std::strerror(errno);
     m_temporary.clear();

@@ -42,7 +42,9 @@ private:
 int64_t writeEventRows(const Run& run, EventMatcher& matcher, EventSink& sink, bool hta, bool json, int onlyRank = -1);
 
 // events --format sqlite: the run's events (matching `matcher`), kernels and ops as SQLite tables
-// with indexes, into `file` (eventsqlite.cpp). kExitOk or kExitOutputFailed.
-int writeSqlite(const Run& run, EventMatcher& matcher, const std::string& file, const LoadedRun& loaded);
+// with indexes, of every rank or of onlyRank (>= 0), into `file` (eventsqlite.cpp). kExitOk or
+// kExitOutputFailed.
+int writeSqlite(const Run& run, EventMatcher& matcher, const std::string& file, const LoadedRun& loaded,
+                int onlyRank = -1);
 
 } // namespace kscope::cli

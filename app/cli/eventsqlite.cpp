@@ -1,15 +1,16 @@
 // events --format sqlite --output FILE: the run as SQLite tables, so any question can be asked in
 // SQL (as Nsight Systems users do with its SQLite export). Tables (times in ns since the run's
-// first event):
+// first event; rows, link_row, parent_row, op_row count rows of one file):
+//   files(file, rank, path)                   the run's trace files; two files may claim one rank
 //   strings(id, value)                        every name and category
 //   kinds(id, name)                           kernel, cpu-op, runtime, ...
-//   threads(rank, thread, pid, tid, thread_name)
-//   events(rank, row, kind, cat_id, name_id, thread, stream, ts_ns, dur_ns, correlation,
+//   threads(rank, file, thread, pid, tid, thread_name)
+//   events(rank, file, row, kind, cat_id, name_id, thread, stream, ts_ns, dur_ns, correlation,
 //          external_id, step, link_row, parent_row, depth)   the rows `events` would print
-//   kernels(rank, row, name_id, stream, ts_ns, dur_ns, launch_row, op_row, tensor_cores)
+//   kernels(rank, file, row, name_id, stream, ts_ns, dur_ns, launch_row, op_row, tensor_cores)
 //          kernels, memcpys and memsets; op_row: the innermost cpu_op around the launch
 //   ops(rank, name, calls, host_total_ns, host_self_ns, device_total_ns, device_self_ns)
-//   memory(rank, row, ts_ns, device, addr, bytes, total_allocated, total_reserved)
+//   memory(rank, file, row, ts_ns, device, addr, bytes, total_allocated, total_reserved)
 //   view events_named: events with kind, category and name as text.
 
 #include "command.h"
@@ -24,6 +25,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <iostream>
 #include <unistd.h>
@@ -39,12 +41,7 @@ public:
         if (sqlite3_open(file.c_str(), &m_db) != SQLITE_OK)
             fail("open");
     }
-    ~Db()
-    {
-        for (sqlite3_stmt* s : m_statements)
-            sqlite3_finalize(s);
-        sqlite3_close(m_db);
-    }
+    ~Db() { close(); }
     Db(const Db&) = delete;
     Db& operator=(const Db&) = delete;
 
@@ -72,6 +69,17 @@ public:
         if (sqlite3_step(s) != SQLITE_DONE)
             fail("insert");
         sqlite3_reset(s);
+    }
+    // Finalizes the statements and closes the file; the first error so far, or close's.
+    std::string close()
+    {
+        for (sqlite3_stmt* s : m_statements)
+            sqlite3_finalize(s);
+        m_statements.clear();
+        if (m_db && sqlite3_close(m_db) != SQLITE_OK)
+            fail("close");
+        m_db = nullptr;
+        return m_error;
     }
 
 private:
@@ -110,15 +118,17 @@ PRAGMA journal_mode = OFF;
 PRAGMA synchronous = OFF;
 CREATE TABLE strings(id INTEGER PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE kinds(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
-CREATE TABLE threads(rank INTEGER, thread INTEGER, pid TEXT, tid TEXT, thread_name TEXT, PRIMARY KEY(rank, thread));
-CREATE TABLE events(rank INTEGER, row INTEGER, kind INTEGER, cat_id INTEGER, name_id INTEGER, thread INTEGER,
-  stream INTEGER, ts_ns INTEGER, dur_ns INTEGER, correlation INTEGER, external_id INTEGER, step INTEGER,
-  link_row INTEGER, parent_row INTEGER, depth INTEGER, PRIMARY KEY(rank, row)) WITHOUT ROWID;
-CREATE TABLE kernels(rank INTEGER, row INTEGER, name_id INTEGER, stream INTEGER, ts_ns INTEGER, dur_ns INTEGER,
-  launch_row INTEGER, op_row INTEGER, tensor_cores INTEGER, PRIMARY KEY(rank, row)) WITHOUT ROWID;
+CREATE TABLE files(file INTEGER PRIMARY KEY, rank INTEGER, path TEXT);
+CREATE TABLE threads(rank INTEGER, file INTEGER, thread INTEGER, pid TEXT, tid TEXT, thread_name TEXT,
+  PRIMARY KEY(rank, file, thread));
+CREATE TABLE events(rank INTEGER, file INTEGER, row INTEGER, kind INTEGER, cat_id INTEGER, name_id INTEGER,
+  thread INTEGER, stream INTEGER, ts_ns INTEGER, dur_ns INTEGER, correlation INTEGER, external_id INTEGER,
+  step INTEGER, link_row INTEGER, parent_row INTEGER, depth INTEGER, PRIMARY KEY(rank, file, row)) WITHOUT ROWID;
+CREATE TABLE kernels(rank INTEGER, file INTEGER, row INTEGER, name_id INTEGER, stream INTEGER, ts_ns INTEGER,
+  dur_ns INTEGER, launch_row INTEGER, op_row INTEGER, tensor_cores INTEGER, PRIMARY KEY(rank, file, row)) WITHOUT ROWID;
 CREATE TABLE ops(rank INTEGER, name TEXT, calls INTEGER, host_total_ns INTEGER, host_self_ns INTEGER,
   device_total_ns INTEGER, device_self_ns INTEGER);
-CREATE TABLE memory(rank INTEGER, row INTEGER, ts_ns INTEGER, device TEXT, addr INTEGER, bytes INTEGER,
+CREATE TABLE memory(rank INTEGER, file INTEGER, row INTEGER, ts_ns INTEGER, device TEXT, addr INTEGER, bytes INTEGER,
   total_allocated INTEGER, total_reserved INTEGER);
 BEGIN;
 )sql";
@@ -127,14 +137,14 @@ const char* const kIndexes = R"sql(
 COMMIT;
 CREATE INDEX events_by_time ON events(rank, ts_ns);
 CREATE INDEX events_by_name ON events(name_id);
-CREATE INDEX events_by_correlation ON events(rank, correlation);
+CREATE INDEX events_by_correlation ON events(rank, file, correlation);
 CREATE INDEX events_by_step ON events(rank, step);
 CREATE INDEX kernels_by_name ON kernels(name_id);
 CREATE INDEX kernels_by_time ON kernels(rank, ts_ns);
 CREATE INDEX ops_by_name ON ops(name);
 CREATE INDEX memory_by_time ON memory(rank, device, ts_ns);
 CREATE VIEW events_named AS
-  SELECT e.rank, e.row, k.name AS kind, c.value AS cat, n.value AS name, e.thread, e.stream, e.ts_ns, e.dur_ns,
+  SELECT e.rank, e.file, e.row, k.name AS kind, c.value AS cat, n.value AS name, e.thread, e.stream, e.ts_ns, e.dur_ns,
          e.correlation, e.external_id, e.step, e.link_row, e.parent_row, e.depth
   FROM events e JOIN kinds k ON k.id = e.kind LEFT JOIN strings c ON c.id = e.cat_id LEFT JOIN strings n ON n.id = e.name_id;
 )sql";
@@ -144,16 +154,7 @@ std::string threadText(const Run& run, StringId name, int64_t number)
     return name ? std::string(run.str(name)) : std::to_string(number);
 }
 
-// The innermost cpu_op around a CPU event on its thread (itself when it is one), or kNoEvent.
-EventIndex enclosingOp(const EventTable& t, EventIndex e)
-{
-    for (EventIndex at = e; at != kNoEvent; at = t.parent[at])
-        if (t.kind[at] == EventKind::CpuOp)
-            return at;
-    return kNoEvent;
-}
-
-std::string fill(Db& db, const Run& run, EventMatcher& matcher)
+void fill(Db& db, const Run& run, EventMatcher& matcher, int onlyRank)
 {
     db.exec(kSchema);
     sqlite3_stmt* str = db.prepare("INSERT INTO strings VALUES(?1, ?2)");
@@ -168,19 +169,29 @@ std::string fill(Db& db, const Run& run, EventMatcher& matcher)
         bindText(kind, 2, toString(static_cast<EventClass>(k)));
         db.step(kind);
     }
-    sqlite3_stmt* thread = db.prepare("INSERT INTO threads VALUES(?1, ?2, ?3, ?4, ?5)");
-    sqlite3_stmt* event = db.prepare("INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
-    sqlite3_stmt* kernel = db.prepare("INSERT INTO kernels VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-    sqlite3_stmt* memory = db.prepare("INSERT INTO memory VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+    sqlite3_stmt* file = db.prepare("INSERT INTO files VALUES(?1, ?2, ?3)");
+    sqlite3_stmt* thread = db.prepare("INSERT INTO threads VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
+    sqlite3_stmt* event = db.prepare("INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
+    sqlite3_stmt* kernel = db.prepare("INSERT INTO kernels VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    sqlite3_stmt* memory = db.prepare("INSERT INTO memory VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     std::vector<uint8_t> tensorCores(run.strings.size() + 1, 0);
-    for (const RankTrace& rank : run.ranks) {
+    for (size_t f = 0; f < run.ranks.size() && db.ok(); ++f) {
+        const RankTrace& rank = run.ranks[f];
+        if (onlyRank >= 0 && rank.rank != onlyRank)
+            continue;
+        const auto fileIndex = static_cast<int64_t>(f);
+        bind(file, 1, fileIndex);
+        bind(file, 2, rank.rank);
+        bindText(file, 3, rank.file.string());
+        db.step(file);
         for (size_t k = 0; k < rank.threads.size() && db.ok(); ++k) {
             const ThreadKey& key = rank.threads[k];
             bind(thread, 1, rank.rank);
-            bind(thread, 2, static_cast<int64_t>(k));
-            bindText(thread, 3, threadText(run, key.pidName, key.pid));
-            bindText(thread, 4, threadText(run, key.tidName, key.tid));
-            bindText(thread, 5, key.threadName ? run.str(key.threadName) : std::string_view());
+            bind(thread, 2, fileIndex);
+            bind(thread, 3, static_cast<int64_t>(k));
+            bindText(thread, 4, threadText(run, key.pidName, key.pid));
+            bindText(thread, 5, threadText(run, key.tidName, key.tid));
+            bindText(thread, 6, key.threadName ? run.str(key.threadName) : std::string_view());
             db.step(thread);
         }
         const EventTable& t = rank.events;
@@ -189,20 +200,21 @@ std::string fill(Db& db, const Run& run, EventMatcher& matcher)
                 continue;
             const auto e = static_cast<EventIndex>(i);
             bind(event, 1, rank.rank);
-            bind(event, 2, e);
-            bind(event, 3, static_cast<int64_t>(eventClass(t, i)));
-            bindOptional(event, 4, t.category[i].value, bool(t.category[i]));
-            bindOptional(event, 5, t.name[i].value, bool(t.name[i]));
-            bind(event, 6, t.thread[i]);
-            bind(event, 7, t.stream[i]);
-            bind(event, 8, t.tsNs[i] - run.minTsNs);
-            bind(event, 9, t.durNs[i]);
-            bindOptional(event, 10, t.correlation[i], t.correlation[i] != -1);
-            bindOptional(event, 11, t.externalId[i], t.externalId[i] != -1);
-            bindOptional(event, 12, t.step[i], t.step[i] >= 0);
-            bindOptional(event, 13, t.link[i], t.link[i] != kNoEvent);
-            bindOptional(event, 14, t.parent[i], t.parent[i] != kNoEvent);
-            bind(event, 15, t.depth[i]);
+            bind(event, 2, fileIndex);
+            bind(event, 3, e);
+            bind(event, 4, static_cast<int64_t>(eventClass(t, i)));
+            bindOptional(event, 5, t.category[i].value, bool(t.category[i]));
+            bindOptional(event, 6, t.name[i].value, bool(t.name[i]));
+            bind(event, 7, t.thread[i]);
+            bind(event, 8, t.stream[i]);
+            bind(event, 9, t.tsNs[i] - run.minTsNs);
+            bind(event, 10, t.durNs[i]);
+            bindOptional(event, 11, t.correlation[i], t.correlation[i] != -1);
+            bindOptional(event, 12, t.externalId[i], t.externalId[i] != -1);
+            bindOptional(event, 13, t.step[i], t.step[i] >= 0);
+            bindOptional(event, 14, t.link[i], t.link[i] != kNoEvent);
+            bindOptional(event, 15, t.parent[i], t.parent[i] != kNoEvent);
+            bind(event, 16, t.depth[i]);
             db.step(event);
             const EventKind k = t.kind[i];
             if ((k == EventKind::Kernel || k == EventKind::Memcpy || k == EventKind::Memset) && t.stream[i] >= 0) {
@@ -210,16 +222,17 @@ std::string fill(Db& db, const Run& run, EventMatcher& matcher)
                 if (tc == 0)
                     tc = k == EventKind::Kernel && usesTensorCores(run.str(t.name[i])) ? 2 : 1;
                 const EventIndex launch = t.link[i];
-                const EventIndex op = launch == kNoEvent ? kNoEvent : enclosingOp(t, launch);
+                const EventIndex op = launchingOp(t, e, false);  // as the ops table counts it
                 bind(kernel, 1, rank.rank);
-                bind(kernel, 2, e);
-                bindOptional(kernel, 3, t.name[i].value, bool(t.name[i]));
-                bind(kernel, 4, t.stream[i]);
-                bind(kernel, 5, t.tsNs[i] - run.minTsNs);
-                bind(kernel, 6, t.durNs[i]);
-                bindOptional(kernel, 7, launch, launch != kNoEvent);
-                bindOptional(kernel, 8, op, op != kNoEvent);
-                bind(kernel, 9, tc == 2 ? 1 : 0);
+                bind(kernel, 2, fileIndex);
+                bind(kernel, 3, e);
+                bindOptional(kernel, 4, t.name[i].value, bool(t.name[i]));
+                bind(kernel, 5, t.stream[i]);
+                bind(kernel, 6, t.tsNs[i] - run.minTsNs);
+                bind(kernel, 7, t.durNs[i]);
+                bindOptional(kernel, 8, launch, launch != kNoEvent);
+                bindOptional(kernel, 9, op, op != kNoEvent);
+                bind(kernel, 10, tc == 2 ? 1 : 0);
                 db.step(kernel);
             }
         }
@@ -229,18 +242,22 @@ std::string fill(Db& db, const Run& run, EventMatcher& matcher)
             if (!matcher.matches(t, m.event))
                 continue;
             bind(memory, 1, rank.rank);
-            bind(memory, 2, m.event);
-            bind(memory, 3, t.tsNs[m.event] - run.minTsNs);
-            bindText(memory, 4, toString(MemoryDeviceId{rank.rank, m.deviceType, m.deviceId}));
-            bind(memory, 5, m.addr);
-            bind(memory, 6, m.bytes);
-            bindOptional(memory, 7, m.totalAllocated, m.totalAllocated >= 0);
-            bindOptional(memory, 8, m.totalReserved, m.totalReserved >= 0);
+            bind(memory, 2, fileIndex);
+            bind(memory, 3, m.event);
+            bind(memory, 4, t.tsNs[m.event] - run.minTsNs);
+            bindText(memory, 5, toString(MemoryDeviceId{rank.rank, m.deviceType, m.deviceId}));
+            bind(memory, 6, m.addr);
+            bind(memory, 7, m.bytes);
+            bindOptional(memory, 8, m.totalAllocated, m.totalAllocated >= 0);
+            bindOptional(memory, 9, m.totalReserved, m.totalReserved >= 0);
             db.step(memory);
         }
     }
     sqlite3_stmt* op = db.prepare("INSERT INTO ops VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-    const Operators ops = operatorStats(run);
+    OperatorOptions opOptions;
+    if (onlyRank >= 0)
+        opOptions.ranks = {onlyRank};
+    const Operators ops = operatorStats(run, opOptions);
     for (const OperatorRow& r : ops.rows) {
         if (!db.ok())
             break;
@@ -254,12 +271,25 @@ std::string fill(Db& db, const Run& run, EventMatcher& matcher)
         db.step(op);
     }
     db.exec(kIndexes);
-    return db.error();
+}
+
+// fsync(2) of a written file, so that the rename publishes complete contents.
+std::string syncFile(const std::filesystem::path& file)
+{
+    const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return std::strerror(errno);
+    std::string error;
+    if (::fsync(fd) != 0 && errno != EINVAL && errno != EROFS)
+        error = std::strerror(errno);
+    if (::close(fd) != 0 && error.empty())
+        error = std::strerror(errno);
+    return error;
 }
 
 } // namespace
 
-int writeSqlite(const Run& run, EventMatcher& matcher, const std::string& file, const LoadedRun& loaded)
+int writeSqlite(const Run& run, EventMatcher& matcher, const std::string& file, const LoadedRun& loaded, int onlyRank)
 {
     namespace fs = std::filesystem;
     if (const std::string error = inputOverwriteError(file, inputFiles(run)); !error.empty()) {
@@ -273,8 +303,12 @@ int writeSqlite(const Run& run, EventMatcher& matcher, const std::string& file, 
     std::string error;
     {
         Db db(temporary.string());
-        error = db.ok() ? fill(db, run, matcher) : db.error();
+        if (db.ok())
+            fill(db, run, matcher, onlyRank);
+        error = db.close();
     }
+    if (error.empty())
+        error = syncFile(temporary);  // synchronous = OFF: nothing is on disk yet
     if (error.empty()) {
         fs::rename(temporary, target, ec);
         if (ec)
