@@ -306,7 +306,9 @@ Table TestViewTransitions::expected(const QString& name) const
     }
     if (name.startsWith(QLatin1String("operator-kernels-rank"))) {
         const QString op = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("operator"), QString()).toString();
-        return operatorKernelsTable(slice, operatorKernels(slice, {.rank = rankNumber(name), .op = slice.strings.find(op.toStdString())}));
+        const bool annotations = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("annotations"), false).toBool();
+        return operatorKernelsTable(slice, operatorKernels(slice, {.rank = rankNumber(name), .op = slice.strings.find(op.toStdString()),
+                                                                    .includeAnnotations = annotations}));
     }
     if (name.startsWith(QLatin1String("collective"))) {
         const Collectives result = matchCollectives(slice, {.htaCompat = hta});

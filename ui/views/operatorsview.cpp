@@ -117,15 +117,18 @@ protected:
         const OperatorOptions o = options();
         return QStringLiteral("operators|rank=%1|by=%2|annotations=%3").arg(o.ranks.front()).arg(toString(o.groupBy)).arg(o.includeAnnotations);
     }
-    QString kernelsKey() const { return QStringLiteral("operator-kernels|rank=%1|op=%2").arg(shownRank()).arg(operatorId()); }
+    QString kernelsKey() const
+    {
+        return QStringLiteral("operator-kernels|rank=%1|op=%2|annotations=%3").arg(shownRank()).arg(operatorId()).arg(options().includeAnnotations);
+    }
 
     QList<AnalysisRequest> requests() const override
     {
         const OperatorOptions o = options();
         QList<AnalysisRequest> list{analysisRequest<Operators>(operatorsKey(), [o](const Run& run) { return operatorStats(run, o); })};
         if (const quint32 op = operatorId())
-            list << analysisRequest<OperatorKernels>(kernelsKey(), [rank = shownRank(), op](const Run& run) {
-                return operatorKernels(run, {.rank = rank, .op = StringId{op}});
+            list << analysisRequest<OperatorKernels>(kernelsKey(), [rank = shownRank(), op, annotations = o.includeAnnotations](const Run& run) {
+                return operatorKernels(run, {.rank = rank, .op = StringId{op}, .includeAnnotations = annotations});
             });
         return list;
     }
