@@ -638,7 +638,7 @@ void TestMainWindow::operatorsViewListsAnOpsKernels()
     ops->setCurrentIndex(ops->model()->index(0, 0));
     QVERIFY(waitIdle(w()));
     QCOMPARE(view->tables().size(), 2);
-    const Table& kernels = view->tables().at(1).table;
+    const Table kernels = view->tables().at(1).table;
     QVERIFY(!kernels.rows.empty());
     QCOMPARE(kernels.columns.at(1), std::string("operator"));
     ResultTableView* kernelTable = view->tableViews().at(1);
