@@ -127,7 +127,7 @@ struct GroupKey {
 // The collective units of one rank, in start order.
 std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vector<uint8_t>& nameIsCollective,
                                std::map<GroupKey, uint32_t>& groupIndex, std::vector<GroupKey>& groupKeys,
-                               int64_t& kernels)
+                               int64_t& kernels, int64_t& oversized)
 {
     const EventTable& t = rank.events;
     std::vector<Unit> units;
@@ -193,8 +193,12 @@ std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vecto
         u.dtype = m.dtype;
         const int64_t nelems = std::max(m.inNelems, m.outNelems);
         const int size = m.dtype ? dtypeBytes(run.str(m.dtype)) : -1;
-        if (nelems >= 0 && size > 0)
-            u.bytes = nelems * size;
+        if (nelems >= 0 && size > 0) {
+            if (nelems <= std::numeric_limits<int64_t>::max() / size)
+                u.bytes = nelems * size;
+            else
+                ++oversized;  // a crafted size: unknown rather than overflowed
+        }
         if (m.name)
             u.name = std::string(run.str(m.name));
         else if (!annotation.empty())
@@ -282,8 +286,9 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
     std::map<GroupKey, uint32_t> groupIndex;
     std::vector<GroupKey> groupKeys;
     std::vector<std::vector<Unit>> units(run.ranks.size());
+    int64_t oversized = 0;
     for (size_t r = 0; r < run.ranks.size(); ++r)
-        units[r] = collectUnits(run, run.ranks[r], nameIsCollective, groupIndex, groupKeys, result.kernels);
+        units[r] = collectUnits(run, run.ranks[r], nameIsCollective, groupIndex, groupKeys, result.kernels, oversized);
     if (result.kernels == 0) {
         result.error = "no collective (NCCL / RCCL) kernel in the run";
         return result;
@@ -362,8 +367,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
             const int rankNumber = run.ranks[entries[e].rankIndex].rank;
             if (u.name != in.name || u.bytes != in.bytes)
                 in.mismatch = true;
-            if (!result.arrivals.empty() && result.arrivals.size() > in.firstArrival &&
-                result.arrivals.back().rank == rankNumber) {
+            if (result.arrivals.size() > in.firstArrival && result.arrivals.back().rankIndex == entries[e].rankIndex) {
                 // Two units with one key on a rank (a Seq written twice): one arrival.
                 CollectiveArrival& a = result.arrivals.back();
                 a.startNs = std::min(a.startNs, u.startNs);
@@ -373,6 +377,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
             }
             CollectiveArrival a;
             a.rank = rankNumber;
+            a.rankIndex = entries[e].rankIndex;
             a.kernel = u.firstKernel;
             a.kernels = u.kernels;
             a.step = u.step;
@@ -523,6 +528,10 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
             result.notes.push_back(groupLabel(run, g) + ": ranks " + rankList(g.ranksNotInRun) +
                                    " are not in the run; its instances are partial");
     }
+    if (oversized)
+        result.notes.push_back(std::to_string(oversized) +
+                               " collectives have a message size too large to count in bytes (elements x dtype size): "
+                               "their size is unknown");
     if (partial)
         result.notes.push_back(std::to_string(partial) +
                                " partial instances are left out of the per-rank statistics and the straggler answer");

@@ -62,6 +62,7 @@ struct CollectiveGroup {
 // One rank's part of an instance.
 struct CollectiveArrival {
     int rank = -1;
+    uint32_t rankIndex = 0;        // its RankTrace in Run::ranks (two files may carry one rank number)
     EventIndex kernel = kNoEvent;  // its first kernel, in the rank's event table
     int32_t kernels = 0;           // kernels of the unit
     int32_t step = -1;             // ProfilerStep of the first kernel (-1: none)

@@ -1,7 +1,7 @@
 #include "criticalpath.h"
 
 #include "criticalpathgraph.h"
-#include "criticalpathoverlay.h"
+#include "eventquery.h"
 #include "kerneltype.h"
 
 #include <algorithm>
@@ -217,38 +217,53 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
         result.edges.push_back(g.edges[e]);
     }
     if (result.error.empty()) {
-        for (size_t k = 0; k + 1 < path.size(); ++k) {
-            const uint32_t e = newIndex[g.edgeAt.at((uint64_t{path[k]} << 32) | path[k + 1])];
-            CpEdge& edge = result.edges[e];
-            edge.onPath = true;
-            result.segments.push_back({e, edge.attributed, edge.weightNs, edge.type,
-                                       boundOf(run, *rank, options, edge.type, edge.attributed)});
-            result.lengthNs += edge.pathWeightNs;
-        }
-        int64_t total = 0;
+        // Per bound, the path's weights as the path counts them (negative weights cleared), over
+        // the path's length: HTA's summary() sums the raw weights, which a cleared negative
+        // weight can bring to 0 or below (percentages past 100, NaN).
         std::vector<int64_t> sums(7, 0);
         std::vector<uint8_t> seen(7, 0);
-        for (const CpSegment& s : result.segments) {
-            sums[static_cast<size_t>(s.bound)] += s.durationNs;
-            seen[static_cast<size_t>(s.bound)] = 1;
-            total += s.durationNs;
+        for (size_t k = 0; k + 1 < path.size(); ++k) {
+            const auto at = g.edgeAt.find((uint64_t{path[k]} << 32) | path[k + 1]);
+            if (at == g.edgeAt.end()) {
+                result.error = "the path steps from node " + std::to_string(path[k]) + " to node "
+                    + std::to_string(path[k + 1]) + " without an edge";
+                result.segments.clear();
+                result.lengthNs = 0;
+                for (CpEdge& edge : result.edges)
+                    edge.onPath = false;
+                path.clear();
+                break;
+            }
+            const uint32_t e = newIndex[at->second];
+            CpEdge& edge = result.edges[e];
+            edge.onPath = true;
+            const CpBound bound = boundOf(run, *rank, options, edge.type, edge.attributed);
+            result.segments.push_back({e, edge.attributed, edge.weightNs, edge.type, bound});
+            result.lengthNs += edge.pathWeightNs;
+            sums[static_cast<size_t>(bound)] += edge.pathWeightNs;
+            seen[static_cast<size_t>(bound)] = 1;
         }
-        for (size_t b = 0; b < sums.size(); ++b)
-            if (seen[b])
-                result.summary.push_back({static_cast<CpBound>(b), sums[b],
-                                          static_cast<double>(sums[b]) / static_cast<double>(total) * 100.0});
-        result.success = true;
+        if (result.error.empty()) {
+            for (size_t b = 0; b < sums.size(); ++b)
+                if (seen[b])
+                    result.summary.push_back(
+                        {static_cast<CpBound>(b), sums[b],
+                         result.lengthNs > 0 ? static_cast<double>(sums[b]) / static_cast<double>(result.lengthNs) * 100.0
+                                             : 0.0});
+            result.success = true;
+        }
     }
     if (options.htaCompat) {
-        std::string why;
-        std::vector<EventIndex> needed;
+        // HTA's ev_idx: the event's position in traceEvents, as the loader recorded it.
+        result.htaIndex.assign(rank->events.size(), -1);
+        auto index = [&](EventIndex e) {
+            if (e >= 0 && static_cast<size_t>(e) < result.htaIndex.size())
+                result.htaIndex[static_cast<size_t>(e)] = htaRowIndex(*rank, static_cast<size_t>(e));
+        };
         for (const CpNode& n : g.nodes)
-            needed.push_back(n.event);
+            index(n.event);
         for (const CpEdge& e : g.edges)
-            needed.push_back(e.attributed);
-        result.htaIndex = traceEventPositions(run, *rank, needed, &why);
-        if (!why.empty())
-            result.notes.push_back("event indices are positions among the kept events: " + why);
+            index(e.attributed);
     }
     result.path = std::move(path);
     result.nodes = std::move(g.nodes);

@@ -121,6 +121,7 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options);
 
 struct CrossRankSegment {
     int rank = -1;
+    uint32_t rankIndex = 0;       // its RankTrace in Run::ranks (two files may carry one rank number)
     EventIndex event = kNoEvent;  // kNoEvent for dependency / cross-rank hops
     int64_t startNs = 0;
     int64_t durationNs = 0;
@@ -138,7 +139,7 @@ struct CrossRankShare {
 struct CrossRankPath {
     CriticalPathOptions options;
     std::vector<CrossRankSegment> segments;  // in time order
-    std::vector<CrossRankShare> shares;      // per rank, by rank
+    std::vector<CrossRankShare> shares;      // per rank with a graph (per file), by rank
     int64_t lengthNs = 0;
     int64_t collectivesLinked = 0;  // collective instances matched on every participant
     int endRank = -1;               // where the path ends

@@ -9,6 +9,7 @@
 #include <climits>
 #include <map>
 #include <numeric>
+#include <optional>
 
 namespace kscope::cpdetail {
 
@@ -43,6 +44,18 @@ struct Builder {
     std::vector<EventIndex> clippedFrame;
     int64_t noEdgeKernels = 0;
     bool inferStreamWaits = false;
+    std::string error;  // the first inconsistency met (an event with a start node and no end node)
+
+    // The end node of an event that has a start node; nullopt (and `error` set) when it has none.
+    std::optional<uint32_t> endNodeOf(EventIndex e)
+    {
+        const auto it = g.endOf.find(e);
+        if (it != g.endOf.end())
+            return it->second;
+        if (error.empty())
+            error = "event " + std::to_string(e) + " has a start node and no end node";
+        return std::nullopt;
+    }
 
     bool hasNodes(EventIndex e) const { return g.startOf.count(e) != 0; }
     const CpNode& node(uint32_t n) const { return g.nodes[n]; }
@@ -258,7 +271,10 @@ struct Builder {
             const auto st = g.startOf.find(ev);
             if (st == g.startOf.end())
                 return;
-            const uint32_t target = enter ? st->second : g.endOf.at(ev);
+            const std::optional<uint32_t> end = enter ? std::optional<uint32_t>(st->second) : endNodeOf(ev);
+            if (!end)
+                return;
+            const uint32_t target = *end;
             if (last >= 0 && !sharesLock(static_cast<uint32_t>(last), target)) {
                 uint32_t e;
                 if (enter)
@@ -404,7 +420,10 @@ struct Builder {
             if (st == g.startOf.end())
                 continue;
             const uint32_t start = st->second;
-            const uint32_t end = g.endOf.at(eid);
+            const std::optional<uint32_t> endNode = endNodeOf(eid);
+            if (!endNode)
+                continue;
+            const uint32_t end = *endNode;
             attribute(add(start, end, CpEdgeType::OperatorKernel), kNoEvent);
             const int32_t stream = t.stream[eid];
             const EventIndex runtime = p.partner(eid);
@@ -521,6 +540,8 @@ std::string buildRankGraph(const Run& run, const RankTrace& rank, const Critical
     b.runtimeLockEdges();
     b.callStackEdges();
     b.kernelEdges();
+    if (!b.error.empty())
+        return b.error;
     if (b.noEdgeKernels > 0)
         notes.push_back(std::to_string(b.noEdgeKernels)
                         + " GPU ops got no launch, kernel-kernel or sync edge (as HTA warns: their queue was not "

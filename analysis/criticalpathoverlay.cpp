@@ -130,41 +130,6 @@ bool forEachElement(const std::string& text, size_t& arrayBegin, size_t& close, 
     return true;
 }
 
-// The number tokens of the top-level "ts" and "dur" of the object at [begin, end), in one pass.
-void tsAndDur(const std::string& s, size_t begin, size_t end, std::string_view& ts, std::string_view& dur)
-{
-    ts = dur = {};
-    int depth = 0;
-    for (size_t at = begin; at < end; ++at) {
-        const char c = s[at];
-        if (c == '"') {
-            const size_t close = jsonscan::stringEnd(s.data(), at, end);
-            if (close == jsonscan::kIncomplete || close == jsonscan::kMalformed)
-                return;
-            if (depth == 1) {
-                const std::string_view key(s.data() + at + 1, close - at - 2);
-                if (key == "ts" || key == "dur") {
-                    size_t v = skipBlanks(s, close, end);
-                    if (v < end && s[v] == ':') {
-                        v = skipBlanks(s, v + 1, end);
-                        size_t w = v;
-                        while (w < end && s[w] != ',' && s[w] != '}' && !jsonscan::isSpace(s[w]))
-                            ++w;
-                        (key == "ts" ? ts : dur) = std::string_view(s.data() + v, w - v);
-                        at = w - 1;
-                        continue;
-                    }
-                }
-            }
-            at = close - 1;
-        } else if (c == '{' || c == '[') {
-            ++depth;
-        } else if (c == '}' || c == ']') {
-            --depth;
-        }
-    }
-}
-
 void htaRound(int64_t& tsNs, int64_t& durNs)
 {
     const int64_t end = (tsNs + durNs) / 1000 * 1000;
@@ -173,86 +138,6 @@ void htaRound(int64_t& tsNs, int64_t& durNs)
 }
 
 } // namespace
-
-std::vector<int64_t> traceEventPositions(const Run& run, const RankTrace& rank, const std::vector<EventIndex>& needed,
-                                         std::string* error)
-{
-    const EventTable& t = rank.events;
-    std::vector<int64_t> out(t.size(), -1);
-    if (t.fileIndex.size() != t.size() || needed.empty())
-        return out;
-    std::vector<EventIndex> rows(t.size());
-    for (size_t i = 0; i < rows.size(); ++i)
-        rows[i] = static_cast<EventIndex>(i);
-    std::sort(rows.begin(), rows.end(), [&t](EventIndex a, EventIndex b) { return t.fileIndex[a] < t.fileIndex[b]; });
-    uint32_t last = 0;
-    for (EventIndex e : needed)
-        if (e != kNoEvent)
-            last = std::max(last, t.fileIndex[e]);
-    // Rows up to the last one needed; the file is read only that far.
-    const size_t stop = static_cast<size_t>(
-        std::upper_bound(rows.begin(), rows.end(), last, [&t](uint32_t v, EventIndex r) { return v < t.fileIndex[r]; })
-        - rows.begin());
-
-    InflateReader reader;
-    if (!reader.open(rank.file)) {
-        if (error)
-            *error = "cannot read " + rank.file.string() + ": " + reader.error();
-        return out;
-    }
-    const bool rounded = run.htaCompat && rank.metadata.fractionalTimestamps;
-    constexpr size_t kPad = 64;  // splitElements reads up to 64 bytes past the end
-    std::string buf;
-    std::vector<char> chunk(4 << 20);
-    std::vector<jsonscan::Span> spans;
-    size_t k = 0, at = std::string::npos;
-    int64_t position = 0;
-    bool done = false;
-    while (!done && k < stop) {
-        const size_t got = reader.read(chunk.data(), chunk.size());
-        if (got == 0)
-            break;
-        if (at != std::string::npos && at > (64u << 20)) {
-            buf.erase(0, at);
-            at = 0;
-        }
-        buf.append(chunk.data(), got);
-        if (at == std::string::npos) {
-            const size_t key = buf.find("\"traceEvents\"");
-            const size_t open = key == std::string::npos ? key : buf.find('[', key);
-            if (open == std::string::npos)
-                continue;
-            at = open + 1;
-        }
-        const size_t size = buf.size();
-        buf.append(kPad, ' ');
-        spans.clear();
-        const jsonscan::SplitResult split = jsonscan::splitElements(buf.data(), at, size, size, spans);
-        for (const jsonscan::Span& span : spans) {
-            const int64_t here = position++;
-            if (k >= stop || buf[span.begin] != '{')
-                continue;
-            std::string_view tsToken, durToken;
-            tsAndDur(buf, span.begin, span.end, tsToken, durToken);
-            int64_t tsNs = 0, durNs = 0;
-            if (durToken.empty() || !microsToNanos(tsToken, tsNs) || !microsToNanos(durToken, durNs))
-                continue;
-            if (rounded)
-                htaRound(tsNs, durNs);
-            const EventIndex row = rows[k];
-            if (t.tsNs[row] == tsNs && t.durNs[row] == durNs)
-                out[rows[k++]] = here;
-        }
-        buf.resize(size);
-        done = split.closed || split.irregular;
-        at = split.resume;
-    }
-    if (reader.failed() && error)
-        *error = "cannot read " + rank.file.string() + ": " + reader.error();
-    for (; k < rows.size(); ++k)
-        out[rows[k]] = t.fileIndex[rows[k]];  // not found in the file: its position among the kept events
-    return out;
-}
 
 CriticalPathOverlay writeCriticalPathOverlay(const Run& run, const CriticalPath& path, const fs::path& dir,
                                              const CriticalPathOverlayOptions& options)

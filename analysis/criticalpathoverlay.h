@@ -20,12 +20,6 @@ struct Run;
 struct RankTrace;
 struct CriticalPath;
 
-// HTA's event index (its DataFrame's "index"): each table row's position in the file's traceEvents,
-// found by reading the file again as far as the last of `needed` (HTA's mode only: it needs
-// EventTable::fileIndex). Rows past it keep their position among the kept events; -1 elsewhere.
-std::vector<int64_t> traceEventPositions(const Run& run, const RankTrace& rank, const std::vector<EventIndex>& needed,
-                                         std::string* error = nullptr);
-
 struct CriticalPathOverlayOptions {
     bool onlyCriticalEvents = false;  // keep only the path's events (and user annotations, python functions)
     bool showAllEdges = false;        // a flow per edge of the graph (forced off by onlyCriticalEvents)

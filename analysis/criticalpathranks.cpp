@@ -44,12 +44,17 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
     result.options = options;
     const std::string annotation = options.annotation.value_or("ProfilerStep#");
 
-    // Every rank's own graph.
+    // Every rank's own graph. Slots are the ranks with one, keyed by their position in run.ranks:
+    // two files may carry one rank number, and their event tables must not mix.
     std::vector<const RankTrace*> ranks;
+    std::vector<uint32_t> rankIndex;
     std::vector<RankGraph> graphs;
     std::vector<uint32_t> offset;
+    constexpr size_t kNoSlot = static_cast<size_t>(-1);
+    std::vector<size_t> slotOfIndex(run.ranks.size(), kNoSlot);
     uint32_t total = 0;
-    for (const RankTrace& rank : run.ranks) {
+    for (size_t index = 0; index < run.ranks.size(); ++index) {
+        const RankTrace& rank = run.ranks[index];
         Window window;
         std::string error = findWindow(run, rank, options, annotation, window);
         RankGraph g;
@@ -62,7 +67,9 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
             result.notes.push_back("rank " + std::to_string(rank.rank) + " left out: " + error);
             continue;
         }
+        slotOfIndex[index] = ranks.size();
         ranks.push_back(&rank);
+        rankIndex.push_back(static_cast<uint32_t>(index));
         offset.push_back(total);
         total += static_cast<uint32_t>(g.nodes.size());
         graphs.push_back(std::move(g));
@@ -71,10 +78,6 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         result.error = "no rank has a graph for '" + annotation + "'";
         return result;
     }
-    std::map<int, size_t> slotOfRank;
-    for (size_t k = 0; k < ranks.size(); ++k)
-        slotOfRank[ranks[k]->rank] = k;
-
     std::vector<GlobalNode> nodes(total);
     std::vector<GlobalEdge> edges;
     std::map<std::pair<size_t, uint64_t>, size_t> localEdge;  // (slot, src<<32|dst) -> global edge
@@ -104,15 +107,15 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         std::vector<Part> parts;
         for (uint32_t a = inst.firstArrival; a < inst.firstArrival + inst.arrivalCount; ++a) {
             const CollectiveArrival& arrival = collectives.arrivals[a];
-            const auto slot = slotOfRank.find(arrival.rank);
-            if (slot == slotOfRank.end())
+            const size_t slot = arrival.rankIndex < slotOfIndex.size() ? slotOfIndex[arrival.rankIndex] : kNoSlot;
+            if (slot == kNoSlot)
                 continue;
-            const RankGraph& g = graphs[slot->second];
+            const RankGraph& g = graphs[slot];
             const auto s = g.startOf.find(arrival.kernel);
             const auto e = g.endOf.find(arrival.kernel);
             if (s == g.startOf.end() || e == g.endOf.end())
                 continue;
-            parts.push_back({slot->second, s->second, e->second, g.nodes[s->second].tsNs});
+            parts.push_back({slot, s->second, e->second, g.nodes[s->second].tsNs});
         }
         if (parts.size() < 2)
             continue;
@@ -189,9 +192,9 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         pathEdges.push_back(static_cast<uint32_t>(via[v]));
     std::reverse(pathEdges.begin(), pathEdges.end());
 
-    std::map<int, CrossRankShare> shares;
-    for (const RankTrace* r : ranks)
-        shares[r->rank].rank = r->rank;
+    std::vector<CrossRankShare> shares(ranks.size());
+    for (size_t k = 0; k < ranks.size(); ++k)
+        shares[k].rank = ranks[k]->rank;
     for (uint32_t e : pathEdges) {
         const GlobalEdge& edge = edges[e];
         const GlobalNode& src = nodes[edge.src];
@@ -200,6 +203,7 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         const RankTrace& rank = *ranks[slot];
         CrossRankSegment s;
         s.rank = rank.rank;
+        s.rankIndex = rankIndex[slot];
         s.event = edge.attributed;
         s.startNs = graphs[static_cast<size_t>(src.rankSlot)].nodes[src.local].tsNs;
         s.durationNs = edge.weightNs;
@@ -207,13 +211,13 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         s.bound = boundOf(run, rank, options, edge.type, edge.attributed);
         result.segments.push_back(s);
         result.lengthNs += s.durationNs;
-        shares[s.rank].durationNs += s.durationNs;
+        shares[slot].durationNs += s.durationNs;
         if (edge.type == CpEdgeType::CrossRank)
-            ++shares[ranks[static_cast<size_t>(src.rankSlot)]->rank].collectivesLast;
+            ++shares[static_cast<size_t>(src.rankSlot)].collectivesLast;
     }
     result.endRank = ranks[static_cast<size_t>(nodes[end].rankSlot)]->rank;
     const CrossRankShare* top = nullptr;
-    for (auto& [rank, share] : shares) {
+    for (CrossRankShare& share : shares) {
         share.percent = result.lengthNs > 0 ? 100.0 * static_cast<double>(share.durationNs) / static_cast<double>(result.lengthNs) : 0.0;
         result.shares.push_back(share);
     }
@@ -234,8 +238,8 @@ Table crossRankPathTable(const Run& run, const CrossRankPath& result)
     Table table;
     table.columns = {"rank", "start (us)", "duration (us)", "type", "name", "bound_by", "event"};
     for (const CrossRankSegment& s : result.segments) {
-        const RankTrace* rank = run.findRank(s.rank);
-        const bool has = rank && s.event != kNoEvent;
+        const RankTrace* rank = s.rankIndex < run.ranks.size() ? &run.ranks[s.rankIndex] : nullptr;
+        const bool has = rank && s.event >= 0 && static_cast<size_t>(s.event) < rank->events.size();
         std::vector<Cell> row;
         row.reserve(table.columns.size());
         row.emplace_back(int64_t{s.rank});

@@ -145,6 +145,8 @@ private slots:
     void cpuSideOnly();
     void bandwidthAndLink();
     void sizesAndFactors();
+    void oversizedMessage();
+    void duplicateRankNumber();
     void summary();
     void tables();
     void cli();
@@ -484,6 +486,41 @@ void TestCollectives::sizesAndFactors()
     QCOMPARE(linkBandwidthGBps("NVIDIA H100 80GB HBM3"), 450.0);
     QCOMPARE(linkBandwidthGBps("NVIDIA A100-PCIE-40GB"), 0.0);
     QCOMPARE(linkBandwidthGBps("AMD Instinct MI250X"), 0.0);
+}
+
+void TestCollectives::oversizedMessage()
+{
+    // 2^62 Long elements: 2^65 bytes do not fit in int64; the size is unknown, with a note.
+    std::vector<std::vector<Coll>> ranks(2);
+    for (int r = 0; r < 2; ++r)
+        ranks[size_t(r)].push_back({.seq = 1, .nelems = int64_t(1) << 62, .dtype = "Long", .startUs = 1000.0 + r});
+    const auto run = loadRanks("oversized", ranks);
+    const Collectives r = matchCollectives(*run);
+    QCOMPARE(r.instances.size(), size_t{1});
+    QCOMPARE(qint64(r.instances[0].bytes), qint64(-1));
+    QCOMPARE(r.instances[0].algbwGBps, -1.0);
+    QVERIFY(anyNoteContains(r, "too large"));
+}
+
+void TestCollectives::duplicateRankNumber()
+{
+    // Two files of rank 0 (the loader keeps both): one arrival each, never merged into one.
+    const auto dir = test::scratchDir("collectives-duplicate-rank");
+    test::writeFile(dir / "a.json", rankTrace(0, {{.pgRanks = "[0]", .seq = 1, .startUs = 1000}}));
+    test::writeFile(dir / "b.json", rankTrace(0, {{.pgRanks = "[0]", .seq = 1, .startUs = 1300}}));
+    const auto run = loadRun(dir, LoadOptions{});
+    QCOMPARE(run->ranks.size(), size_t{2});
+    const Collectives r = matchCollectives(*run);
+    QCOMPARE(r.instances.size(), size_t{1});
+    const auto arrivals = arrivalsOf(r, r.instances[0]);
+    QCOMPARE(arrivals.size(), size_t{2});
+    for (size_t k = 0; k < arrivals.size(); ++k) {
+        QCOMPARE(arrivals[k].rankIndex, uint32_t(k));
+        QCOMPARE(int(arrivals[k].kernels), 1);
+        const RankTrace& rank = run->ranks[arrivals[k].rankIndex];
+        QCOMPARE(rank.events.tsNs[arrivals[k].kernel], arrivals[k].startNs);
+    }
+    QCOMPARE(qint64(r.instances[0].skewNs), qint64(300'000));
 }
 
 void TestCollectives::summary()

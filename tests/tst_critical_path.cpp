@@ -19,6 +19,7 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -150,6 +151,9 @@ private slots:
     void options();
     void allRanksFollowsTheStraggler();
     void allRanksHandBuilt();
+    void allRanksDuplicateRankNumber();
+    void htaIndexPastInstantEvents();
+    void summaryWithClearedNegativeWeight();
     void cli();
 };
 
@@ -529,6 +533,91 @@ void TestCriticalPath::allRanksHandBuilt()
     QVERIFY(alone.success);
 }
 
+void TestCriticalPath::allRanksDuplicateRankNumber()
+{
+    // Two files of rank 0 (both loaded): a short one, and a longer one whose events sit at higher
+    // indices; the path (in b.json) must name b.json's events.
+    const auto dir = scratchDir("critical_path_duplicate_rank");
+    auto write = [&](const std::string& file, const std::string& prefix, int filler, double opDur) {
+        std::vector<std::string> events;
+        for (int i = 0; i < filler; ++i)
+            events.push_back(cpu(prefix + "filler", 2000 + i, 0.5));
+        events.push_back(cpu("ProfilerStep#1", 0, 1000, "user_annotation"));
+        events.push_back(cpu(prefix + "op", 10, opDur));
+        events.push_back(gpu("Context Sync", -1, 950, 1, 99, "cuda_sync"));
+        std::string text = "{\"schemaVersion\": 1, \"distributedInfo\": {\"rank\": 0}, \"traceEvents\": [\n";
+        for (size_t i = 0; i < events.size(); ++i)
+            text += (i ? ",\n" : "") + events[i];
+        writeFile(dir / file, text + "\n]}\n");
+    };
+    write("a.json", "a_", 0, 100);
+    write("b.json", "b_", 500, 800);
+    const auto run = loadRun(dir, LoadOptions{});
+    QCOMPARE(run->ranks.size(), size_t{2});
+    const CrossRankPath r = criticalPathAllRanks(*run, CriticalPathOptions{});
+    QVERIFY2(r.error.empty(), r.error.c_str());
+    QCOMPARE(r.shares.size(), size_t{2});
+    bool named = false;
+    for (const CrossRankSegment& s : r.segments)
+        if (s.event != kNoEvent) {
+            QCOMPARE(run->ranks[s.rankIndex].file.filename().string(), std::string("b.json"));
+            named |= run->str(run->ranks[s.rankIndex].events.name[s.event]) == "b_op";
+        }
+    QVERIFY(named);
+    const Table table = crossRankPathTable(*run, r);
+    const int name = column(table, "name");
+    for (const auto& row : table.rows)
+        if (const auto* text = std::get_if<std::string>(&row[static_cast<size_t>(name)]))
+            QVERIFY2(text->starts_with("b_"), text->c_str());
+}
+
+void TestCriticalPath::htaIndexPastInstantEvents()
+{
+    // HTA's ev_idx is the position in traceEvents (the loader's element offsets): an instant
+    // [memory] event and a flow event, neither in HTA's table, still count.
+    const auto run = loadHta(writeTrace(
+        "instant", {cpu("ProfilerStep#1", 0, 1000, "user_annotation"),
+                    "{\"ph\": \"i\", \"s\": \"t\", \"cat\": \"cpu_instant_event\", \"name\": \"[memory]\", \"pid\": 100, "
+                    "\"tid\": 100, \"ts\": 5, \"args\": {\"Addr\": 1, \"Bytes\": 512, \"Total Allocated\": 512, "
+                    "\"Total Reserved\": 2048, \"Device Type\": 1, \"Device Id\": 0}}",
+                    cpu("aten::a", 10, 100),
+                    "{\"ph\": \"s\", \"id\": 1, \"pid\": 100, \"tid\": 100, \"ts\": 12, \"cat\": \"fwdbwd\", \"name\": \"fwdbwd\"}",
+                    cpu("aten::b", 200, 50), gpu("Context Sync", -1, 950, 1, 99, "cuda_sync")}));
+    CriticalPathOptions o;
+    o.htaCompat = true;
+    const CriticalPath r = criticalPath(*run, o);
+    QVERIFY2(r.success, r.error.c_str());
+    const EventTable& t = run->ranks[0].events;
+    std::map<std::string, int64_t> ids;
+    for (const CpNode& n : r.nodes)
+        ids[std::string(run->str(t.name[n.event]))] = r.eventId(n.event);
+    QCOMPARE(ids["aten::a"], int64_t{2});
+    QCOMPARE(ids["aten::b"], int64_t{4});
+}
+
+void TestCriticalPath::summaryWithClearedNegativeWeight()
+{
+    // my_data_loader ends 180 us after its parent aten::a: the edge back to aten::a's end weighs
+    // -180 us, which the path counts as 0. The summary's shares are of the path's length.
+    const auto run = loadHta(writeTrace("negative", {cpu("ProfilerStep#1", 0, 1000, "user_annotation"),
+                                                     cpu("aten::a", 10, 10), cpu("my_data_loader", 12, 188),
+                                                     cpu("aten::mm", 400, 100),
+                                                     gpu("Context Sync", -1, 950, 1, 99, "cuda_sync")}));
+    CriticalPathOptions o;
+    o.htaCompat = true;
+    o.dataLoadEvents = {"data_load"};
+    const CriticalPath r = criticalPath(*run, o);
+    QVERIFY2(r.success, r.error.c_str());
+    QCOMPARE(r.lengthNs, int64_t{290000});  // 2 + 188 + 0 + 100
+    double sum = 0;
+    for (const CpSummaryRow& row : r.summary) {
+        QVERIFY(row.percent >= 0.0 && row.percent <= 100.0);
+        sum += row.percent;
+    }
+    QVERIFY(std::abs(sum - 100.0) < 1e-9);
+    QCOMPARE(percentOf(r, CpBound::DataLoading), 188.0 / 290.0 * 100.0);
+}
+
 void TestCriticalPath::cli()
 {
     const GoldenCase c = findCase("critical_path__cuda_event_sync");
@@ -545,6 +634,9 @@ void TestCriticalPath::cli()
     r = runCli("critical-path " + run + " --format csv --overlay '" + out.string() + "'");
     QCOMPARE(r.exitCode, 0);
     QVERIFY(std::filesystem::exists(out / "overlaid_critical_path_event_sync_trace.json.gz"));
+    r = runCli("critical-path " + run + " --format csv --overlay /proc/nope");
+    QCOMPARE(r.exitCode, 4);  // kExitOutputFailed
+    QVERIFY(r.err.find("no overlay") != std::string::npos);
     r = runCli("critical-path '" + c.traceDir.string() + "' --annotation NoSuchThing --format csv");
     QCOMPARE(r.exitCode, 0);
     QVERIFY(r.err.find("no result") != std::string::npos);

@@ -124,7 +124,8 @@ Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
             });
         }
         const TableStyle style{.dropFirst = {"cat", "pid", "index", "event", "event_idx"}};
-        return runAnalysis(
+        bool overlayFailed = false;
+        const int code = runAnalysis(
             withRank(invocation, o.rank),
             [&](const Run& run) {
                 const CriticalPath result = criticalPath(run, o);
@@ -137,6 +138,7 @@ Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
                     overlay.onlyCriticalEvents = args->onlyCritical;
                     overlay.showAllEdges = args->allEdges;
                     const CriticalPathOverlay written = writeCriticalPathOverlay(run, result, args->overlayDir, overlay);
+                    overlayFailed = !written.error.empty();
                     table.notes.push_back(written.error.empty()
                                               ? "wrote " + written.output.string() + " (" + std::to_string(written.eventsMarked)
                                                     + " events marked, " + std::to_string(written.flows) + " flows)"
@@ -145,6 +147,7 @@ Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
                 return table;
             },
             style);
+        return code == kExitOk && overlayFailed ? int(kExitOutputFailed) : code;
     };
 }
 
