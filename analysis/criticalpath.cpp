@@ -5,6 +5,7 @@
 #include "kerneltype.h"
 
 #include <algorithm>
+#include <limits>
 #include <climits>
 
 namespace kscope {
@@ -218,9 +219,11 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
     }
     if (result.error.empty()) {
         // Per bound, the path's weights as the path counts them (negative weights cleared), over
-        // the path's length: HTA's summary() sums the raw weights, which a cleared negative
-        // weight can bring to 0 or below (percentages past 100, NaN).
-        std::vector<int64_t> sums(7, 0);
+        // the path's length. HTA's summary() sums the raw weights (its breakdown's durations) over
+        // their own total, which a cleared negative weight can bring to 0 or below (percentages
+        // past 100, NaN): --hta-compat does that too.
+        std::vector<int64_t> sums(7, 0), rawSums(7, 0);
+        int64_t rawTotal = 0;
         std::vector<uint8_t> seen(7, 0);
         for (size_t k = 0; k + 1 < path.size(); ++k) {
             const auto at = g.edgeAt.find((uint64_t{path[k]} << 32) | path[k + 1]);
@@ -241,15 +244,22 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
             result.segments.push_back({e, edge.attributed, edge.weightNs, edge.type, bound});
             result.lengthNs += edge.pathWeightNs;
             sums[static_cast<size_t>(bound)] += edge.pathWeightNs;
+            rawSums[static_cast<size_t>(bound)] += edge.weightNs;
+            rawTotal += edge.weightNs;
             seen[static_cast<size_t>(bound)] = 1;
         }
         if (result.error.empty()) {
-            for (size_t b = 0; b < sums.size(); ++b)
-                if (seen[b])
-                    result.summary.push_back(
-                        {static_cast<CpBound>(b), sums[b],
-                         result.lengthNs > 0 ? static_cast<double>(sums[b]) / static_cast<double>(result.lengthNs) * 100.0
-                                             : 0.0});
+            for (size_t b = 0; b < sums.size(); ++b) {
+                if (!seen[b])
+                    continue;
+                double percent = 0.0;
+                if (options.htaCompat)
+                    percent = rawTotal != 0 ? static_cast<double>(rawSums[b]) / static_cast<double>(rawTotal) * 100.0
+                                            : std::numeric_limits<double>::quiet_NaN();  // pandas: 0 / 0
+                else if (result.lengthNs > 0)
+                    percent = static_cast<double>(sums[b]) / static_cast<double>(result.lengthNs) * 100.0;
+                result.summary.push_back({static_cast<CpBound>(b), options.htaCompat ? rawSums[b] : sums[b], percent});
+            }
             result.success = true;
         }
     }
