@@ -390,7 +390,9 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         in.earliestNs = std::numeric_limits<int64_t>::max();
         in.latestNs = std::numeric_limits<int64_t>::min();
         in.endNs = std::numeric_limits<int64_t>::min();
-        for (const CollectiveArrival& a : arrivals) {
+        size_t last = 0;  // the arrival, not its rank number: two files may claim one rank
+        for (size_t k = 0; k < arrivals.size(); ++k) {
+            const CollectiveArrival& a = arrivals[k];
             if (a.startNs < in.earliestNs) {
                 in.earliestNs = a.startNs;
                 in.firstRank = a.rank;
@@ -398,15 +400,16 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
             if (a.startNs > in.latestNs) {
                 in.latestNs = a.startNs;
                 in.lastRank = a.rank;
+                last = k;
             }
             in.endNs = std::max(in.endNs, a.endNs);
         }
         in.secondLatestNs = in.latestNs;
         if (arrivals.size() >= 2) {
             in.secondLatestNs = std::numeric_limits<int64_t>::min();
-            for (const CollectiveArrival& a : arrivals)
-                if (a.rank != in.lastRank)
-                    in.secondLatestNs = std::max(in.secondLatestNs, a.startNs);
+            for (size_t k = 0; k < arrivals.size(); ++k)
+                if (k != last)
+                    in.secondLatestNs = std::max(in.secondLatestNs, arrivals[k].startNs);
         }
         for (CollectiveArrival& a : arrivals) {
             a.waitNs = in.latestNs - a.startNs;
