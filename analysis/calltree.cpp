@@ -88,7 +88,7 @@ CallTree defaultTree(const RankTrace& rank)
     // The model's parents come before their children in row order; its depth saturates at 255,
     // so count it again.
     for (size_t i = 0; i < n; ++i) {
-        if (t.phase[i] != Phase::Complete || t.stream[i] >= 0)
+        if (t.phase[i] != Phase::Complete || (t.stream[i] >= 0 && !isHostKind(t.kind[i])))
             continue;
         const EventIndex p = t.parent[i];
         tree.parent[i] = p;

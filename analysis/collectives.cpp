@@ -1,5 +1,6 @@
 #include "collectives.h"
 
+#include "collectivematch.h"
 #include "steps.h"
 
 #include <algorithm>
@@ -16,12 +17,20 @@ namespace kscope {
 
 const char* toString(MatchRule rule)
 {
-    return rule == MatchRule::Seq ? "seq" : "order";
+    switch (rule) {
+    case MatchRule::Seq: return "seq";
+    case MatchRule::Order: return "order";
+    case MatchRule::EndTime: return "end-time";
+    }
+    return "seq";
 }
 
 namespace {
 
+using collective_detail::Unit;
+
 constexpr int kMaxParentWalk = 32;
+constexpr int kMaxWorldSize = 1 << 20;  // a larger world_size is a crafted value, not a run
 
 bool isCollectiveKernelName(std::string_view name)
 {
@@ -39,21 +48,6 @@ std::string nameFromKernel(std::string_view kernel)
     const size_t end = rest.find_first_of("_(<");
     return std::string(rest.substr(0, end));
 }
-
-// A rank's part of one collective: the kernels launched under one CPU-side collective op (or
-// one kernel when its launch has none).
-struct Unit {
-    uint32_t group = 0;
-    int64_t seq = -1;
-    EventIndex firstKernel = kNoEvent;
-    int32_t kernels = 0;
-    int32_t step = -1;
-    int64_t startNs = 0, endNs = 0;
-    int64_t bytes = -1;
-    int32_t groupSize = -1;
-    StringId dtype;
-    std::string name;
-};
 
 struct Merged {
     StringId name, dtype, pgName, pgRanks;
@@ -152,7 +146,7 @@ std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vecto
         std::string_view annotation;
         EventIndex p = t.link[k];
         for (int depth = 0; p != kNoEvent && depth < kMaxParentWalk; ++depth, p = t.parent[p]) {
-            if (t.stream[p] >= 0)
+            if (t.stream[p] >= 0 && !isHostKind(t.kind[p]))
                 break;
             if (const CollectiveArgs* a = findSparse(t.collectiveArgs, p)) {
                 m.fillFrom(*a);
@@ -246,6 +240,12 @@ std::string rankList(const std::vector<int>& ranks)
     return out;
 }
 
+// "rank 2 is" / "ranks 2, 3 are".
+std::string ranksPhrase(const std::vector<int>& ranks, const char* one, const char* many)
+{
+    return (ranks.size() == 1 ? "rank " : "ranks ") + rankList(ranks) + " " + (ranks.size() == 1 ? one : many);
+}
+
 std::string formatMicros(int64_t ns)
 {
     const int64_t whole = ns / 1000, frac = (ns < 0 ? -ns : ns) % 1000;
@@ -262,11 +262,10 @@ std::string formatMicros(int64_t ns)
 void addStats(CollectiveRankStats& s, const CollectiveInstance& in, const CollectiveArrival& a)
 {
     const int64_t span = a.endNs - a.startNs;
-    const int64_t wait = std::min(a.waitNs, span);
     ++s.instances;
     s.commNs += span;
-    s.waitNs += wait;
-    s.transferNs += span - wait;
+    s.waitNs += a.waitNs;  // at most its span by definition
+    s.transferNs += span - a.waitNs;
     s.latenessNs += a.latenessNs;
     if (in.arrivalCount >= 2 && a.rank == in.lastRank) {
         ++s.lastCount;
@@ -295,12 +294,18 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
     }
 
     // 2. Groups: members, the rule.
+    int worldSize = -1;
+    for (const RankTrace& r : run.ranks)
+        if (r.metadata.distributed)
+            worldSize = std::max(worldSize, r.metadata.distributed->worldSize);
     result.groups.resize(groupKeys.size());
     std::vector<std::set<int>> seenRanks(groupKeys.size());
     std::vector<uint8_t> allSeq(groupKeys.size(), 1);
+    std::vector<int32_t> declaredSizes(groupKeys.size(), 0);
     for (size_t r = 0; r < run.ranks.size(); ++r)
         for (const Unit& u : units[r]) {
             seenRanks[u.group].insert(run.ranks[r].rank);
+            declaredSizes[u.group] = std::max(declaredSizes[u.group], u.groupSize);
             if (u.seq < 0)
                 allSeq[u.group] = 0;
         }
@@ -309,9 +314,15 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         group.name = StringId{groupKeys[g].name};
         group.ranksText = StringId{groupKeys[g].ranks};
         std::set<int> members(seenRanks[g]);
-        if (group.ranksText)
-            for (int m : parseRanksList(run.str(group.ranksText)))
+        const std::vector<int> listed = group.ranksText ? parseRanksList(run.str(group.ranksText)) : std::vector<int>{};
+        members.insert(listed.begin(), listed.end());
+        const int32_t declaredSize = declaredSizes[g];
+        // The default group (no name, no ranks list) is the world: distributedInfo says how large.
+        if (listed.empty() && !group.name && worldSize > 0 && worldSize <= kMaxWorldSize)
+            for (int m = 0; m < worldSize; ++m)
                 members.insert(m);
+        if (listed.empty() && declaredSize > int32_t(members.size()))
+            group.unnamedMembers = declaredSize - int32_t(members.size());
         for (int m : members) {
             if (!run.findRank(m) && run.ranksNotLoaded.contains(m)) {
                 group.ranksLeftOut.push_back(m);
@@ -332,14 +343,10 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         uint32_t unit;
     };
     std::vector<Entry> entries;
-    for (size_t r = 0; r < run.ranks.size(); ++r) {
-        std::vector<int64_t> position(groupKeys.size(), 0);
-        for (size_t i = 0; i < units[r].size(); ++i) {
-            const Unit& u = units[r][i];
-            const int64_t key = result.groups[u.group].rule == MatchRule::Seq ? u.seq : position[u.group]++;
-            entries.push_back({u.group, key, uint32_t(r), uint32_t(i)});
-        }
-    }
+    const std::vector<std::vector<int64_t>> keys = collective_detail::instanceKeys(result.groups, units);
+    for (size_t r = 0; r < run.ranks.size(); ++r)
+        for (size_t i = 0; i < units[r].size(); ++i)
+            entries.push_back({units[r][i].group, keys[r][i], uint32_t(r), uint32_t(i)});
     std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
         return std::tie(a.group, a.key, a.rankIndex, a.unit) < std::tie(b.group, b.key, b.rankIndex, b.unit);
     });
@@ -412,7 +419,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
                     in.secondLatestNs = std::max(in.secondLatestNs, arrivals[k].startNs);
         }
         for (CollectiveArrival& a : arrivals) {
-            a.waitNs = in.latestNs - a.startNs;
+            a.waitNs = std::max<int64_t>(0, std::min(in.latestNs, a.endNs) - a.startNs);
             a.latenessNs = a.startNs - in.earliestNs;
             in.waitTotalNs += a.waitNs;
         }
@@ -431,6 +438,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
             if (next >= arrivals.size() || arrivals[next].rank != m)
                 in.missingRanks.push_back(m);
         }
+        in.unnamedMissing = group.unnamedMembers;
         ++group.instances;
         if (in.partial())
             ++group.partialInstances;
@@ -518,18 +526,30 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
     // Notes: the rule per group, what is missing, the straggler answer against HTA's.
     for (const CollectiveGroup& g : result.groups) {
         std::string note = groupLabel(run, g) + ": " + std::to_string(g.instances) + " instances matched by " +
-                           (g.rule == MatchRule::Seq ? "Seq" : "order within the group on each rank (no Seq)");
+                           (g.rule == MatchRule::Seq     ? "Seq"
+                            : g.rule == MatchRule::Order ? "order within the group on each rank (no Seq)"
+                                                         : "end time (no Seq)");
+        if (g.rule == MatchRule::EndTime)
+            note += ": matching by order paired kernels that never overlap in time in " +
+                    std::to_string(g.orderInstancesRejected) +
+                    " instances, so parts that overlap and end together (within 2% or 20 us) were paired; " +
+                    std::to_string(g.unpairedParts) + " parts found no partner";
         if (g.partialInstances)
             note += "; " + std::to_string(g.partialInstances) + " seen on only some ranks";
         if (g.mismatchedInstances)
             note += "; " + std::to_string(g.mismatchedInstances) + " whose name or size differs between ranks";
         result.notes.push_back(note);
         if (!g.ranksLeftOut.empty())
-            result.notes.push_back(groupLabel(run, g) + ": ranks " + rankList(g.ranksLeftOut) +
-                                   " were not loaded (--ranks); its figures are among the ranks loaded");
+            result.notes.push_back(groupLabel(run, g) + ": " + ranksPhrase(g.ranksLeftOut, "was", "were") +
+                                   " not loaded (--ranks); its figures are among the ranks loaded");
         if (!g.ranksNotInRun.empty())
-            result.notes.push_back(groupLabel(run, g) + ": ranks " + rankList(g.ranksNotInRun) +
-                                   " are not in the run; its instances are partial");
+            result.notes.push_back(groupLabel(run, g) + ": " + ranksPhrase(g.ranksNotInRun, "is", "are") +
+                                   " not in the run" +
+                                   (g.name || g.ranksText ? std::string() : std::string(" (world_size ") + std::to_string(worldSize) + ")") +
+                                   "; its instances are partial");
+        if (g.unnamedMembers > 0)
+            result.notes.push_back(groupLabel(run, g) + ": its Group size says " + std::to_string(g.unnamedMembers) +
+                                   " more ranks take part than the run names; its instances are partial");
     }
     if (oversized)
         result.notes.push_back(std::to_string(oversized) +

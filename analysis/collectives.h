@@ -13,12 +13,19 @@
 //   under one CPU-side collective op form one unit (a rank's part of an instance).
 // - Matching, per process group (name and ranks list): by (group, Seq) when every unit of the
 //   group carries Seq (MatchRule::Seq), else by the position of the unit among the group's
-//   units on each rank, in start order (MatchRule::Order). Ranks of the group that are not in
-//   the run, or that have no unit for an instance, make the instance partial: its figures are
-//   over the ranks present, and per-rank statistics use complete instances only. Ranks the load
-//   skipped on purpose (--ranks) are left out of the group instead, with a note.
+//   units on each rank, in start order (MatchRule::Order). A collective's parts overlap in time
+//   and end together (the last arrival releases all): when matching by order proposes an
+//   instance whose parts never overlap, the whole group is matched by end time instead
+//   (MatchRule::EndTime: parts that overlap and end within 2% or 20 us; a part with no partner
+//   is an instance of its own, partial). Ranks of the group that are not in the run, or that
+//   have no unit for an instance, make the instance partial: its figures are over the ranks
+//   present, and per-rank statistics use complete instances only. The group's members come
+//   from its ranks list, else, for the default group (no name), from distributedInfo's
+//   world_size; a Group size larger than the members known makes its instances partial too.
+//   Ranks the load skipped on purpose (--ranks) are left out of the group instead, with a note.
 // - Per instance: arrival = a rank's first kernel start; skew = latest - earliest arrival; wait
-//   of a rank = latest arrival - its arrival; transfer = latest end - latest arrival; bytes =
+//   of a rank = the time its kernels ran before the last rank arrived, min(latest arrival, its
+//   end) - its arrival (one definition for --arrivals and --per-rank); transfer = latest end - latest arrival; bytes =
 //   max(in, out) elements x dtype size (the buffer nccl-tests sizes by); algbw = bytes /
 //   transfer; busbw = algbw x nccl-tests' factor for the collective and group size n.
 // - Per rank (and per rank and step): communication time (its kernels' span per instance)
@@ -41,8 +48,8 @@ struct CollectiveOptions {
     bool compareWithHta = true;  // run potentialStragglers() for the comparison
 };
 
-enum class MatchRule : uint8_t { Seq, Order };
-const char* toString(MatchRule rule);  // "seq", "order"
+enum class MatchRule : uint8_t { Seq, Order, EndTime };
+const char* toString(MatchRule rule);  // "seq", "order", "end-time"
 
 // A process group as seen in the run.
 struct CollectiveGroup {
@@ -53,7 +60,12 @@ struct CollectiveGroup {
     // Members whose files the load skipped on purpose (LoadOptions::onlyRanks, the CLI's --ranks):
     // not in `members`, so instances are complete among the ranks asked for.
     std::vector<int> ranksLeftOut;
+    // Members the group is known to have beyond those listed (a Group size, or the world size,
+    // larger than the ranks known by number): its instances are all partial.
+    int32_t unnamedMembers = 0;
     MatchRule rule = MatchRule::Seq;
+    int64_t orderInstancesRejected = 0;  // instances by order whose parts never overlapped (then EndTime)
+    int64_t unpairedParts = 0;           // EndTime: parts no other rank's part overlapped and ended with
     int64_t instances = 0;
     int64_t partialInstances = 0;
     int64_t mismatchedInstances = 0;  // ranks disagree on the collective's name or size
@@ -68,13 +80,13 @@ struct CollectiveArrival {
     int32_t step = -1;             // ProfilerStep of the first kernel (-1: none)
     int64_t startNs = 0;           // arrival
     int64_t endNs = 0;             // last end of its kernels
-    int64_t waitNs = 0;            // latest arrival - startNs (0 for the last rank)
+    int64_t waitNs = 0;            // min(latest arrival, endNs) - startNs (0 for the last rank)
     int64_t latenessNs = 0;        // startNs - earliest arrival
 };
 
 struct CollectiveInstance {
     uint32_t group = 0;        // index into Collectives::groups
-    int64_t seq = -1;          // Seq, or the position in the group (MatchRule::Order)
+    int64_t seq = -1;          // Seq, the position in the group (Order) or in end order (EndTime)
     MatchRule rule = MatchRule::Seq;
     std::string name;          // collective name (args, nccl:* annotation, or the kernel's name)
     StringId kernelName;       // the first rank's first kernel
@@ -92,7 +104,8 @@ struct CollectiveInstance {
     bool aboveLinkBandwidth = false;  // busbw over the device's link bandwidth (where known)
     bool mismatch = false;
     std::vector<int> missingRanks;    // members without a unit for it (in the run or not)
-    bool partial() const { return !missingRanks.empty(); }
+    int32_t unnamedMissing = 0;       // members known only by count (CollectiveGroup::unnamedMembers)
+    bool partial() const { return !missingRanks.empty() || unnamedMissing > 0; }
 };
 
 struct CollectiveRankStats {

@@ -31,11 +31,21 @@ Cell textOrEmpty(const Run& run, StringId id)
     return id ? Cell{std::string(run.str(id))} : Cell{};
 }
 
-std::string ranksText(const std::vector<int>& ranks)
+// Sorted ranks as runs: "0,2-127" (a 128-rank world missing from a 2-rank load stays short).
+std::string ranksText(const std::vector<int>& ranks, int32_t unnamed = 0)
 {
     std::string out;
-    for (size_t i = 0; i < ranks.size(); ++i)
-        out += (i ? "," : "") + std::to_string(ranks[i]);
+    for (size_t i = 0; i < ranks.size();) {
+        size_t j = i;
+        while (j + 1 < ranks.size() && ranks[j + 1] == ranks[j] + 1)
+            ++j;
+        out += (out.empty() ? "" : ",") + std::to_string(ranks[i]);
+        if (j > i)
+            out += (j == i + 1 ? "," : "-") + std::to_string(ranks[j]);
+        i = j + 1;
+    }
+    if (unnamed > 0)
+        out += (out.empty() ? "" : ",") + std::string("+") + std::to_string(unnamed) + " unnamed";
     return out;
 }
 
@@ -71,7 +81,7 @@ Table collectivesTable(const Run& run, const Collectives& result)
         const CollectiveGroup& g = result.groups[in.group];
         table.addRow({textOrEmpty(run, g.name), in.seq, std::string(toString(in.rule)), in.name,
                       in.bytes >= 0 ? Cell{in.bytes} : Cell{}, int64_t{in.arrivalCount},
-                      ranksText(in.missingRanks), int64_t{in.firstRank}, int64_t{in.lastRank},
+                      ranksText(in.missingRanks, in.unnamedMissing), int64_t{in.firstRank}, int64_t{in.lastRank},
                       microsCell(in.skewNs), microsCell(in.waitTotalNs), microsCell(in.transferNs),
                       bandwidthCell(in.algbwGBps), bandwidthCell(in.busbwGBps), int64_t{in.aboveLinkBandwidth ? 1 : 0},
                       in.step >= 0 ? Cell{int64_t{in.step}} : Cell{}, microsCell(in.earliestNs - run.minTsNs),

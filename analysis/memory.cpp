@@ -140,10 +140,24 @@ std::string toString(const MemoryDeviceId& device)
 
 std::vector<MemoryPoint> downsampleMemory(const std::vector<MemoryPoint>& series, size_t maxPoints)
 {
-    if (maxPoints == 0 || series.size() <= maxPoints || maxPoints < 4)
-        return maxPoints > 0 && maxPoints < 4 && series.size() > maxPoints
-            ? std::vector<MemoryPoint>(series.begin(), series.begin() + static_cast<std::ptrdiff_t>(maxPoints))
-            : series;
+    if (maxPoints == 0 || series.size() <= maxPoints)
+        return series;
+    if (maxPoints < 4) {
+        // The peak first, then the last point (where the curve ends), then the first.
+        size_t peak = 0;
+        for (size_t k = 1; k < series.size(); ++k)
+            if (series[k].allocated > series[peak].allocated)
+                peak = k;
+        std::vector<size_t> keep{peak};
+        for (size_t k : {series.size() - 1, size_t{0}})
+            if (keep.size() < maxPoints && std::find(keep.begin(), keep.end(), k) == keep.end())
+                keep.push_back(k);
+        std::sort(keep.begin(), keep.end());
+        std::vector<MemoryPoint> out;
+        for (size_t k : keep)
+            out.push_back(series[k]);
+        return out;
+    }
     std::vector<MemoryPoint> out;
     out.reserve(maxPoints);
     out.push_back(series.front());
@@ -168,6 +182,33 @@ std::vector<MemoryPoint> downsampleMemory(const std::vector<MemoryPoint>& series
     out.push_back(series.back());
     return out;
 }
+
+namespace {
+
+// What the values rest on: the allocator's totals where the events carry them, else what is
+// unknown or only relative, device by device.
+void addProvenanceNotes(MemoryTimeline& result)
+{
+    bool allTotals = true;
+    for (const MemoryDevice& d : result.devices) {
+        const std::string who = "rank " + std::to_string(d.device.rank) + " " + toString(d.device) + ": ";
+        if (!d.addressesKnown)
+            result.notes.push_back(who + "its [memory] events carry no Addr, so no free can be paired with its "
+                                         "allocation: not_freed, not_freed_bytes and freed_from_before are unknown");
+        if (!d.allocatedTotalsKnown)
+            result.notes.push_back(who + "its [memory] events carry no Total Allocated: allocated is the net of the "
+                                         "window's allocations and frees from 0 at the first event, not the "
+                                         "allocator's total");
+        if (!d.reservedKnown)
+            result.notes.push_back(who + "its [memory] events carry no Total Reserved: reserved is unknown");
+        allTotals &= d.allocatedTotalsKnown && d.reservedKnown;
+    }
+    if (allTotals)
+        result.notes.push_back("allocated and reserved are the caching allocator's totals after each event; blocks "
+                               "alive when the trace starts are in them but not in not_freed");
+}
+
+} // namespace
 
 MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
 {
@@ -206,8 +247,11 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
             MemoryDevice& d = state.device;
             d.device = id;
             const int64_t ts = t.tsNs[m.event];
+            d.addressesKnown &= m.addr != 0;
+            d.allocatedTotalsKnown &= m.totalAllocated >= 0;
+            d.reservedKnown &= m.totalReserved >= 0;
             const int64_t allocated = m.totalAllocated >= 0 ? m.totalAllocated : addSaturated(d.lastAllocated, m.bytes);
-            const int64_t reserved = m.totalReserved >= 0 ? m.totalReserved : d.peakReserved;
+            const int64_t reserved = m.totalReserved >= 0 ? m.totalReserved : -1;
             const int64_t before = d.events ? d.lastAllocated : addSaturated(allocated, -m.bytes);
             if (d.events == 0)
                 d.firstAllocated = allocated;
@@ -256,6 +300,20 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
         }
         for (auto& [id, state] : devices) {
             MemoryDevice& d = state.device;
+            if (!d.reservedKnown) {
+                d.peakReserved = -1;
+                for (auto& [step, peak] : state.steps)
+                    peak.peakReserved = -1;
+                for (MemoryPoint& p : d.series)
+                    p.reserved = -1;
+            }
+            if (!d.addressesKnown) {
+                // Frees cannot be paired with allocations: what was not freed is unknown.
+                d.notFreed = d.notFreedBytes = d.freedFromBefore = -1;
+                state.live.clear();
+                for (auto& [key, row] : state.ops)
+                    row.notFreedBytes = -1;
+            }
             std::vector<MemoryAllocation> unfreed;
             unfreed.reserve(state.live.size());
             for (const auto& [addr, live] : state.live) {
@@ -296,8 +354,7 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
     else if (result.devices.empty())
         result.error = "the trace has no [memory] events (record it with profile_memory=True)";
     else
-        result.notes.push_back("allocated and reserved are the caching allocator's totals after each event; blocks "
-                               "alive when the trace starts are in them but not in not_freed");
+        addProvenanceNotes(result);
     if (badEvents > 0)
         result.notes.push_back(std::to_string(badEvents) + " [memory] event" + (badEvents == 1 ? "" : "s")
                                + " with |Bytes| over 2^62 left out as bad");

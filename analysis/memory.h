@@ -39,7 +39,7 @@ std::string toString(const MemoryDeviceId& device);  // "cuda:0", "cpu", "type8:
 struct MemoryPoint {
     int64_t tsNs = 0;
     int64_t allocated = 0;  // Total Allocated after the event
-    int64_t reserved = 0;   // Total Reserved after the event
+    int64_t reserved = 0;   // Total Reserved after the event (-1: not recorded)
     EventIndex event = kNoEvent;  // the [memory] event
     StringId op;                  // the cpu_op around it (with MemoryOptions::perOp), else empty
 };
@@ -58,9 +58,16 @@ struct MemoryDevice {
     int64_t peakReserved = 0;
     int64_t firstAllocated = 0;  // after the first event
     int64_t lastAllocated = 0;   // after the last event
-    int64_t notFreed = 0;        // allocations in the window with no free in it
-    int64_t notFreedBytes = 0;
-    int64_t freedFromBefore = 0;  // frees of blocks allocated before the window
+    int64_t notFreed = 0;        // allocations in the window with no free in it (-1: unknown)
+    int64_t notFreedBytes = 0;   // -1: unknown
+    int64_t freedFromBefore = 0;  // frees of blocks allocated before the window (-1: unknown)
+    // What the events carried. Older PyTorch writes neither Addr nor the allocator's totals:
+    // without Addr no free can be paired with its allocation (not freed: unknown); without Total
+    // Allocated the allocated series is the net of the window's events from 0 at the first one;
+    // without Total Reserved the reserved values are unknown (-1).
+    bool addressesKnown = true;
+    bool allocatedTotalsKnown = true;
+    bool reservedKnown = true;
 };
 
 struct MemoryStepPeak {
@@ -78,7 +85,7 @@ struct MemoryOpRow {
     StringId op;  // empty: allocated outside every op
     int64_t allocations = 0;
     int64_t bytes = 0;
-    int64_t notFreedBytes = 0;
+    int64_t notFreedBytes = 0;  // -1: unknown (no Addr)
 };
 
 struct MemoryAllocation {

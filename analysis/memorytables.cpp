@@ -25,6 +25,12 @@ Cell since(const Run& run, int64_t ns)
     return microsCell(ns - run.minTsNs);
 }
 
+// -1 marks what the trace does not tell: an empty cell.
+Cell known(int64_t value)
+{
+    return value < 0 ? Cell{} : Cell{value};
+}
+
 std::string opName(const Run& run, StringId op)
 {
     return op ? std::string(run.str(op)) : std::string("(outside any op)");
@@ -40,8 +46,8 @@ Table memorySummaryTable(const Run& run, const MemoryTimeline& result)
                      "not_freed", "not_freed_bytes", "freed_from_before"};
     for (const MemoryDevice& d : result.devices)
         table.addRow({int64_t(d.device.rank), toString(d.device), d.events, d.allocations, d.frees, d.bytesAllocated,
-                      d.bytesFreed, d.peakAllocated, since(run, d.peakAllocatedNs), d.peakReserved, d.firstAllocated,
-                      d.lastAllocated, d.notFreed, d.notFreedBytes, d.freedFromBefore});
+                      d.bytesFreed, d.peakAllocated, since(run, d.peakAllocatedNs), known(d.peakReserved), d.firstAllocated,
+                      d.lastAllocated, known(d.notFreed), known(d.notFreedBytes), known(d.freedFromBefore)});
     return withNotes(std::move(table), result);
 }
 
@@ -52,7 +58,7 @@ Table memorySeriesTable(const Run& run, const MemoryTimeline& result)
     for (const MemoryDevice& d : result.devices) {
         const std::string device = toString(d.device);
         for (const MemoryPoint& p : d.series)
-            table.addRow({int64_t(d.device.rank), device, since(run, p.tsNs), p.allocated, p.reserved,
+            table.addRow({int64_t(d.device.rank), device, since(run, p.tsNs), p.allocated, known(p.reserved),
                           p.op ? Cell{std::string(run.str(p.op))} : Cell{}});
     }
     return withNotes(std::move(table), result);
@@ -65,7 +71,7 @@ Table memoryStepsTable(const MemoryTimeline& result)
                      "end_allocated"};
     for (const MemoryStepPeak& s : result.stepPeaks)
         table.addRow({int64_t(s.device.rank), toString(s.device), int64_t(s.step), s.events, s.startAllocated,
-                      s.peakAllocated, s.peakReserved, s.endAllocated});
+                      s.peakAllocated, known(s.peakReserved), s.endAllocated});
     if (result.stepPeaks.empty() && result.error.empty())
         table.notes.push_back("no [memory] event falls inside a ProfilerStep");
     return withNotes(std::move(table), result);
@@ -77,7 +83,7 @@ Table memoryOpsTable(const Run& run, const MemoryTimeline& result)
     table.columns = {"rank", "device", "op", "allocations", "bytes", "not_freed_bytes"};
     for (const MemoryOpRow& r : result.ops)
         table.addRow({int64_t(r.device.rank), toString(r.device), opName(run, r.op), r.allocations, r.bytes,
-                      r.notFreedBytes});
+                      known(r.notFreedBytes)});
     return withNotes(std::move(table), result);
 }
 

@@ -95,6 +95,10 @@ void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& o
         const EventIndex op = launchingOp(t, g, annotations);
         if (op == kNoEvent) {
             share.outsideOpsNs += dur;
+            if (t.link[g] == kNoEvent) {
+                ++share.withoutLaunch;
+                share.withoutLaunchNs += dur;
+            }
             continue;
         }
         Acc& a = acc[slot[op]];
@@ -282,10 +286,15 @@ Operators operatorStats(const Run& run, const OperatorOptions& options)
                                + std::string(options.includeAnnotations ? " and no user annotation" : ""));
     if (options.groupBy == OpGroupBy::Shape && !anyShape)
         result.notes.push_back("the trace has no input shapes (record it with record_shapes=True): one row per name");
-    for (const TensorCoreShare& s : result.tensorCores)
+    for (const TensorCoreShare& s : result.tensorCores) {
         if (s.outsideOpsNs > 0)
             result.notes.push_back(rankLabel(s.rank) + ": " + std::to_string(s.outsideOpsNs / 1000)
                                    + " us of GPU work was launched outside every operator (not in any row)");
+        if (s.withoutLaunch > 0)
+            result.notes.push_back(rankLabel(s.rank) + ": of it " + std::to_string(s.withoutLaunch) +
+                                   " GPU events (" + std::to_string(s.withoutLaunchNs / 1000) +
+                                   " us) have no launch in the trace (launched before it began): no op owns them");
+    }
     return result;
 }
 

@@ -54,6 +54,8 @@ struct TensorCoreShare {
     int64_t tensorCoreKernels = 0;
     int64_t tensorCoreNs = 0;
     int64_t outsideOpsNs = 0;  // GPU work (kernels, memcpy, memset) launched outside every op
+    int64_t withoutLaunch = 0;    // of it, GPU events whose launch is not in the trace
+    int64_t withoutLaunchNs = 0;
 };
 
 struct Operators {

@@ -53,14 +53,20 @@ std::string joinedRanks(const std::vector<int>& ranks)
 Table patternsTable(const Run& run, const KernelPatterns& result)
 {
     Table table;
-    table.columns = {"rank", "pattern", "count", "GPU kernel duration (us)", "CPU op duration (us)"};
+    // HTA's frame (one rank per call) has no rank column.
+    table.columns = {"pattern", "count", "GPU kernel duration (us)", "CPU op duration (us)"};
+    if (!result.htaCompat)
+        table.columns.insert(table.columns.begin(), "rank");
     std::map<int, size_t> hidden;
     for (const KernelPattern& p : result.patterns) {
         if (!result.htaCompat && !p.top) {
             ++hidden[p.rank];
             continue;
         }
-        table.addRow({rankCell(p.rank), patternText(run, p), Cell{p.count}, microsCell(p.gpuNs), microsCell(p.cpuNs)});
+        std::vector<Cell> row{patternText(run, p), Cell{p.count}, microsCell(p.gpuNs), microsCell(p.cpuNs)};
+        if (!result.htaCompat)
+            row.insert(row.begin(), rankCell(p.rank));
+        table.addRow(std::move(row));
     }
     for (const auto& [rank, count] : hidden)
         table.notes.push_back("rank " + std::to_string(rank) + ": " + std::to_string(count)

@@ -1,7 +1,10 @@
 #include "atomicfile.h"
 
+#include <array>
 #include <atomic>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -30,6 +33,17 @@ std::string writeAll(int fd, std::string_view contents)
 
 namespace {
 
+std::array<std::atomic<char*>, kMaxTemporaries> g_temporaries{};
+
+extern "C" void removeTemporariesAndDie(int signal)
+{
+    for (auto& slot : g_temporaries)
+        if (char* path = slot.exchange(nullptr))
+            ::unlink(path);  // the strings leak: the process is ending
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
 std::string writeInPlace(const fs::path& target, std::string_view contents)
 {
     const int fd = ::open(target.c_str(), O_WRONLY | O_TRUNC | O_CLOEXEC);
@@ -56,6 +70,40 @@ std::string inputOverwriteError(const fs::path& target, const std::vector<fs::pa
     return {};
 }
 
+void guardTemporary(const std::string& path)
+{
+    char* copy = ::strdup(path.c_str());
+    if (!copy)
+        return;
+    for (auto& slot : g_temporaries) {
+        char* expected = nullptr;
+        if (slot.compare_exchange_strong(expected, copy))
+            return;
+    }
+    std::free(copy);
+}
+
+void releaseTemporary(const std::string& path)
+{
+    for (auto& slot : g_temporaries) {
+        char* current = slot.load();
+        if (current && path == current && slot.compare_exchange_strong(current, nullptr)) {
+            std::free(current);
+            return;
+        }
+    }
+}
+
+void removeTemporariesOnSignal()
+{
+    for (int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT}) {
+        struct sigaction action {};
+        action.sa_handler = removeTemporariesAndDie;
+        sigemptyset(&action.sa_mask);
+        ::sigaction(signal, &action, nullptr);
+    }
+}
+
 std::string writeFileAtomically(const fs::path& target, std::string_view contents)
 {
     std::error_code ec;
@@ -76,9 +124,12 @@ std::string writeFileAtomically(const fs::path& target, std::string_view content
     const fs::path dir = real.has_parent_path() ? real.parent_path() : fs::path(".");
     const fs::path temp = dir / ("." + real.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-"
                                  + std::to_string(counter.fetch_add(1)));
+    guardTemporary(temp.string());
     const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd < 0)
+    if (fd < 0) {
+        releaseTemporary(temp.string());
         return std::string("cannot create a temporary file in ") + dir.string() + ": " + std::strerror(errno);
+    }
     std::string error;
     if (exists && ::fchmod(fd, old.st_mode & 07777) != 0)
         error = std::string("cannot keep the file's permissions: ") + std::strerror(errno);
@@ -92,6 +143,7 @@ std::string writeFileAtomically(const fs::path& target, std::string_view content
         error = std::strerror(errno);
     if (!error.empty())
         ::unlink(temp.c_str());
+    releaseTemporary(temp.string());
     return error;
 }
 

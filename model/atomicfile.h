@@ -28,3 +28,17 @@ std::vector<std::filesystem::path> inputFiles(const Run& run);
 std::string writeAll(int fd, std::string_view contents);
 
 } // namespace kscope
+
+namespace kscope {
+
+// Temporary output files that an interrupted process must not leave behind. A signal handler may
+// call only async-signal-safe functions, so the paths live in a fixed table of C strings that the
+// handler unlinks before the signal takes its default course. Up to kMaxTemporaries at once; a
+// path that does not fit is simply not guarded.
+constexpr size_t kMaxTemporaries = 16;
+void guardTemporary(const std::string& path);
+void releaseTemporary(const std::string& path);
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT: remove every guarded temporary, then die of the signal.
+void removeTemporariesOnSignal();
+
+} // namespace kscope

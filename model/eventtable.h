@@ -39,6 +39,15 @@ enum class EventKind : uint8_t {
     MtiaCcp,            // mtia_ccp_events
 };
 
+// What a host thread runs: the kinds that nest on a CPU thread's call stack. Decided by category,
+// never by args.stream: Inductor's Triton launches are cpu_ops that record "stream": N, and they
+// launch the kernels under them.
+inline bool isHostKind(EventKind kind)
+{
+    return kind == EventKind::CpuOp || kind == EventKind::UserAnnotation || kind == EventKind::PythonFunction
+        || kind == EventKind::Runtime || kind == EventKind::Driver;
+}
+
 // Arguments present on few events (memcpy/memset, collectives, shapes): kept apart so
 // the common event pays nothing for them. Indexed by event row, sorted by row.
 struct MemoryArgs {

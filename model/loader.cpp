@@ -317,7 +317,7 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
     parallelFor(run.ranks.size(), workers, {}, [&](size_t k) {
         RankTrace& r = run.ranks[k];
         if (trim && !r.trimmedToCompleteSteps)
-            r.eventsTrimmed = trimToCompleteSteps(r, run.strings, options.includeLastStep);
+            trimToCompleteSteps(r, run.strings, trimRuleFor(options));
         if (!options.htaCompat)
             Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
     });

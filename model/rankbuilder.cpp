@@ -117,8 +117,8 @@ void RankBuilder::finalize(const LoadOptions& options)
     // the run has them too, so trim now, inside the sort; otherwise assembly decides run-wide.
     std::vector<uint8_t> keep;
     if (distinctProfilerStepNames(m_strings) >= 2) {
-        keep = completeStepsMask(trace.events, m_strings, options.includeLastStep);
-        trace.eventsTrimmed = static_cast<uint64_t>(std::count(keep.begin(), keep.end(), 0));
+        keep = completeStepsMask(trace.events, m_strings, trimRuleFor(options));
+        countTrimmed(trace, keep);
         trace.trimmedToCompleteSteps = true;
     }
     sortByStart(keep);
@@ -274,7 +274,8 @@ void RankBuilder::linkParents()
     std::vector<std::vector<EventIndex>> stacks(trace.threads.size());
     for (size_t i = 0; i < t.size(); ++i) {
         const auto e = static_cast<EventIndex>(i);
-        if (t.phase[e] != Phase::Complete || t.stream[e] >= 0)
+        // GPU activity carries a stream; a host event may too (a Triton cpu_op) and still nests.
+        if (t.phase[e] != Phase::Complete || (t.stream[e] >= 0 && !isHostKind(t.kind[e])))
             continue;
         auto& stack = stacks[t.thread[e]];
         while (!stack.empty() && t.endNs(stack.back()) <= t.tsNs[e])
@@ -486,8 +487,28 @@ size_t distinctProfilerStepNames(const StringPool& strings)
     return count;
 }
 
-std::vector<uint8_t> completeStepsMask(const EventTable& t, const StringPool& strings, bool includeLastStep)
+void countTrimmed(RankTrace& trace, const std::vector<uint8_t>& keep)
 {
+    const EventTable& t = trace.events;
+    trace.eventsTrimmed = trace.memoryEventsTrimmed = trace.gpuEventsTrimmed = 0;
+    if (keep.size() != t.size())
+        return;
+    for (size_t i = 0; i < keep.size(); ++i) {
+        if (keep[i])
+            continue;
+        ++trace.eventsTrimmed;
+        const EventKind kind = t.kind[i];
+        if (kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset)
+            ++trace.gpuEventsTrimmed;
+    }
+    for (const MemoryEventArgs& m : t.memoryEvents)
+        if (m.event >= 0 && size_t(m.event) < keep.size() && !keep[size_t(m.event)])
+            ++trace.memoryEventsTrimmed;
+}
+
+std::vector<uint8_t> completeStepsMask(const EventTable& t, const StringPool& strings, const TrimRule& rule)
+{
+    const bool includeLastStep = rule.includeLastStep;
     const StringId eventSync = strings.find("Event Sync");
     const StringId contextSync = strings.find("Context Sync");
     const size_t n = t.size();
@@ -523,25 +544,37 @@ std::vector<uint8_t> completeStepsMask(const EventTable& t, const StringPool& st
         lastEnd = cpuMaxEnd;
     }
     std::vector<uint8_t> keep(n, 0);
-    std::vector<int64_t> keptCorrelations;
+    std::vector<int64_t> keptCorrelations, allCorrelations;
+    auto inWindow = [&](size_t i) { return includeLastStep ? t.tsNs[i] <= lastEnd : t.tsNs[i] < lastStart; };
     for (size_t i = 0; i < n; ++i) {
         if (isGpu[i])
             continue;
-        keep[i] = includeLastStep ? t.tsNs[i] <= lastEnd : t.tsNs[i] < lastStart;
+        keep[i] = inWindow(i);
         if (keep[i])
             keptCorrelations.push_back(t.correlation[i]);
+        if (rule.keepGpuWithoutLaunch)
+            allCorrelations.push_back(t.correlation[i]);
     }
     std::sort(keptCorrelations.begin(), keptCorrelations.end());
-    for (size_t i = 0; i < n; ++i)
-        if (isGpu[i])
-            keep[i] = std::binary_search(keptCorrelations.begin(), keptCorrelations.end(), t.correlation[i]);
+    std::sort(allCorrelations.begin(), allCorrelations.end());
+    for (size_t i = 0; i < n; ++i) {
+        if (!isGpu[i])
+            continue;
+        keep[i] = std::binary_search(keptCorrelations.begin(), keptCorrelations.end(), t.correlation[i]);
+        // HTA drops GPU work whose launch is not in the trace; the default mode keeps it by its
+        // own start, so its GPU time is not lost.
+        if (!keep[i] && rule.keepGpuWithoutLaunch &&
+            !std::binary_search(allCorrelations.begin(), allCorrelations.end(), t.correlation[i]))
+            keep[i] = inWindow(i);
+    }
     return keep;
 }
 
-uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep)
+uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, const TrimRule& rule)
 {
-    const std::vector<uint8_t> keep = completeStepsMask(trace.events, strings, includeLastStep);
-    const uint64_t dropped = static_cast<uint64_t>(std::count(keep.begin(), keep.end(), 0));
+    const std::vector<uint8_t> keep = completeStepsMask(trace.events, strings, rule);
+    countTrimmed(trace, keep);
+    const uint64_t dropped = trace.eventsTrimmed;
     if (dropped > 0)
         keepRows(trace, keep);
     trace.trimmedToCompleteSteps = true;

@@ -97,10 +97,22 @@ private:
 
 // HTA's last-step trimming (Trace._filter_irrelevant_gpu_kernels) on one finalized rank: CPU
 // events before the last ProfilerStep's start (or up to its end with includeLastStep) stay, and
-// GPU events only when a kept CPU event shares their correlation. Returns the rows dropped.
-uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, bool includeLastStep);
+// GPU events only when a kept CPU event shares their correlation. HTA also drops GPU events whose
+// launch is not in the trace at all; the default mode (keepGpuWithoutLaunch) keeps those that
+// start in the window. Sets the rank's counts of what was dropped; returns the rows dropped.
+struct TrimRule {
+    bool includeLastStep = false;
+    bool keepGpuWithoutLaunch = false;
+};
+inline TrimRule trimRuleFor(const LoadOptions& options)
+{
+    return {.includeLastStep = options.includeLastStep, .keepGpuWithoutLaunch = !options.htaCompat};
+}
+uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, const TrimRule& rule);
 // The rows that trimming keeps, in any row order; empty when the rank has no CPU events.
-std::vector<uint8_t> completeStepsMask(const EventTable& events, const StringPool& strings, bool includeLastStep);
+std::vector<uint8_t> completeStepsMask(const EventTable& events, const StringPool& strings, const TrimRule& rule);
+// RankTrace's counts of trimmed rows (events, GPU events, [memory] events) for a keep mask.
+void countTrimmed(RankTrace& trace, const std::vector<uint8_t>& keep);
 // Names like "ProfilerStep#12" in the pool: HTA trims only when there are two or more.
 size_t distinctProfilerStepNames(const StringPool& strings);
 

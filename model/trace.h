@@ -97,6 +97,8 @@ struct RankTrace {
     std::vector<BadEventCounter> badEvents;
     uint64_t eventsRead = 0;     // traceEvents elements seen
     uint64_t eventsTrimmed = 0;  // dropped by last-step trimming
+    uint64_t gpuEventsTrimmed = 0;     // of them kernels, memcpys and memsets
+    uint64_t memoryEventsTrimmed = 0;  // of them [memory] events
     bool trimmedToCompleteSteps = false;
 
     size_t residentBytes() const;

@@ -3,7 +3,7 @@
 set -eu
 PACKAGES="build-essential cmake ninja-build pkg-config \
   qt6-base-dev libqcustomplot-dev libsimdjson-dev libcli11-dev libeigen3-dev zlib1g-dev libdeflate-dev libsqlite3-dev \
-  libgl-dev fonts-dejavu-core xvfb xauth"
+  libgl-dev fonts-dejavu-core xvfb xauth python3"
 
 missing=""
 for p in $PACKAGES; do

@@ -9,6 +9,7 @@
 #include "analysis/collectives.h"
 #include "analysis/collectivetables.h"
 #include "model/loader.h"
+#include "collectivetrace.h"
 #include "model/synth/synthrun.h"
 #include "testsupport.h"
 
@@ -21,6 +22,7 @@
 #include <QJsonObject>
 
 using namespace kscope;
+using namespace kscope::test;
 
 namespace {
 
@@ -56,76 +58,6 @@ bool anyNoteContains(const Collectives& r, const std::string& text)
         if (n.find(text) != std::string::npos)
             return true;
     return false;
-}
-
-// One collective on one rank, for the hand-written traces.
-struct Coll {
-    std::string pg = "0";
-    std::string pgRanks = "[0, 1]";
-    int64_t seq = -1;           // -1: no Seq
-    std::string name = "allreduce";
-    int64_t nelems = 1024;
-    std::string dtype = "Float";
-    double startUs = 0;         // kernel start
-    double durUs = 10;
-    bool kernelArgs = true;     // the kernel carries the args too (Seq stays on the CPU op)
-    bool cpuArgs = true;        // record_param_comms with args; false: only a nccl:* annotation
-    std::string kernel = "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)";
-};
-
-std::string collArgs(const Coll& c)
-{
-    return "\"Collective name\": \"" + c.name + "\", \"In msg nelems\": " + std::to_string(c.nelems) +
-           ", \"Out msg nelems\": " + std::to_string(c.nelems) + ", \"dtype\": \"" + c.dtype +
-           "\", \"Process Group Name\": \"" + c.pg + "\", \"Process Group Ranks\": \"" + c.pgRanks + "\"";
-}
-
-// A Kineto trace of one rank: each collective as record_param_comms > cudaLaunchKernel on the
-// CPU (launched 50 us before the kernel starts) and its kernel on stream 20.
-std::string rankTrace(int rank, const std::vector<Coll>& colls, const std::string& device = {})
-{
-    std::string out = "{\"schemaVersion\": 1,";
-    if (!device.empty())
-        out += "\"deviceProperties\": [{\"id\": 0, \"name\": \"" + device + "\", \"totalGlobalMem\": 85031714816}],";
-    out += "\"distributedInfo\": {\"backend\": \"nccl\", \"rank\": " + std::to_string(rank) + "},\n\"traceEvents\": [\n";
-    int64_t correlation = 100;
-    bool first = true;
-    auto event = [&](const std::string& e) {
-        out += (first ? "  " : ",\n  ") + e;
-        first = false;
-    };
-    for (const Coll& c : colls) {
-        const double cpuTs = c.startUs - 50.0;
-        ++correlation;
-        std::string args = collArgs(c);
-        if (c.seq >= 0)
-            args += ", \"Seq\": " + std::to_string(c.seq);
-        if (c.cpuArgs)
-            event("{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"record_param_comms\", \"pid\": 1, \"tid\": 1, \"ts\": " +
-                  std::to_string(cpuTs) + ", \"dur\": 20, \"args\": {" + args + "}}");
-        else
-            event("{\"ph\": \"X\", \"cat\": \"user_annotation\", \"name\": \"nccl:" + c.name +
-                  "\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(cpuTs) + ", \"dur\": 20}");
-        event("{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, \"tid\": 1, \"ts\": " +
-              std::to_string(cpuTs + 5.0) + ", \"dur\": 5, \"args\": {\"correlation\": " + std::to_string(correlation) + "}}");
-        event("{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"" + c.kernel + "\", \"pid\": 0, \"tid\": 20, \"ts\": " +
-              std::to_string(c.startUs) + ", \"dur\": " + std::to_string(c.durUs) +
-              ", \"args\": {\"device\": 0, \"stream\": 20, \"correlation\": " + std::to_string(correlation) +
-              (c.kernelArgs ? ", " + collArgs(c) : std::string()) + "}}");
-    }
-    out += "\n]}\n";
-    return out;
-}
-
-std::shared_ptr<Run> loadRanks(const std::string& name, const std::vector<std::vector<Coll>>& perRank,
-                               const std::string& device = {}, const std::vector<int>& rankNumbers = {})
-{
-    const auto dir = test::scratchDir("collectives-" + name);
-    for (size_t r = 0; r < perRank.size(); ++r) {
-        const int rank = rankNumbers.empty() ? int(r) : rankNumbers[r];
-        test::writeFile(dir / ("rank" + std::to_string(rank) + ".json"), rankTrace(rank, perRank[r], device));
-    }
-    return loadRun(dir, LoadOptions{});
 }
 
 } // namespace
@@ -369,16 +301,19 @@ void TestCollectives::twoProcessGroupsInterleaved()
     // Ranks 0 and 1 run a data-parallel group "0" and a second group "1" on the same stream, in
     // different interleavings; each group's collectives match among themselves.
     QFETCH(bool, withSeq);
-    auto dp = [&](int64_t seq, double start) {
-        return Coll{.pg = "0", .pgRanks = "[0, 1]", .seq = withSeq ? seq : -1, .nelems = 4096, .startUs = start};
+    // The parts of one instance end together (the last arrival releases all): start, end.
+    auto dp = [&](int64_t seq, double start, double end) {
+        return Coll{.pg = "0", .pgRanks = "[0, 1]", .seq = withSeq ? seq : -1, .nelems = 4096, .startUs = start,
+                    .durUs = end - start};
     };
-    auto tp = [&](int64_t seq, double start) {
+    auto tp = [&](int64_t seq, double start, double end) {
         return Coll{.pg = "1", .pgRanks = "[0, 1]", .seq = withSeq ? seq : -1, .name = "allgather", .nelems = 256,
-                    .startUs = start, .kernel = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
+                    .startUs = start, .durUs = end - start,
+                    .kernel = "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)"};
     };
     std::vector<std::vector<Coll>> ranks = {
-        {dp(1, 1000), tp(1, 1100), dp(2, 1200), tp(2, 1300)},
-        {tp(1, 1010), dp(1, 1150), tp(2, 1250), dp(2, 1400)},
+        {dp(1, 1000, 1170), tp(1, 1100, 1120), dp(2, 1200, 1420), tp(2, 1300, 1320)},
+        {tp(1, 1010, 1120), dp(1, 1150, 1170), tp(2, 1250, 1320), dp(2, 1400, 1420)},
     };
     const auto run = loadRanks(withSeq ? "two-groups-seq" : "two-groups-order", ranks);
     const Collectives r = matchCollectives(*run);

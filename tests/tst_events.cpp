@@ -220,6 +220,42 @@ private slots:
         QVERIFY2(missing.err.find("rank 3 is not in the run") != std::string::npos, missing.err.c_str());
     }
 
+    // [trust] 13: SIGINT (or TERM, HUP) while the SQLite file or a CSV is being written removes
+    // the temporary file; the process still dies of the signal. Waits until the temporary exists.
+    void interruptedExportLeavesNoTemporary_data()
+    {
+        QTest::addColumn<QString>("format");
+        QTest::addColumn<QString>("signal");
+        QTest::newRow("sqlite-int") << "sqlite" << "INT";
+        QTest::newRow("sqlite-term") << "sqlite" << "TERM";
+        QTest::newRow("csv-int") << "csv" << "INT";
+    }
+
+    void interruptedExportLeavesNoTemporary()
+    {
+        QFETCH(QString, format);
+        QFETCH(QString, signal);
+        static const std::filesystem::path run = [] {
+            const auto dir = scratchDir("events-interrupt-run");
+            runCli("synth --ranks 1 --size-per-rank 150MB --force " + dir.string());
+            return dir;
+        }();
+        const auto out = scratchDir("events-interrupt-out-" + format.toStdString() + signal.toStdString());
+        const std::string command = "sh -c '" + cliPath().string() + " events " + run.string() + " --format " +
+                                    format.toStdString() + " -o " + (out / "run.out").string() +
+                                    " 2>/dev/null & pid=$!; saw=0; i=0; while [ $i -lt 1200 ]; do "
+                                    "if ls -a " + out.string() + " | grep -q tmp-; then saw=1; break; fi; "
+                                    "sleep 0.05; i=$((i+1)); done; kill -" + signal.toStdString() +
+                                    " $pid; wait $pid; echo status=$? saw=$saw; ls -a " + out.string() + "'";
+        std::string output;
+        runCommand(command, output);
+        QVERIFY2(output.find("saw=1") != std::string::npos, output.c_str());
+        const int expected = 128 + (signal == "INT" ? 2 : 15);
+        QVERIFY2(output.find("status=" + std::to_string(expected)) != std::string::npos, output.c_str());
+        QVERIFY2(output.find("tmp-") == std::string::npos, output.c_str());
+        QVERIFY2(output.find("run.out") == std::string::npos, output.c_str());
+    }
+
     // A window bound whose ns do not fit int64 (llround would return LLONG_MIN): a usage error.
     void hugeTimeWindow()
     {

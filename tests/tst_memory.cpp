@@ -196,6 +196,74 @@ private slots:
         QCOMPARE(deviceOf(r, 1)->peakAllocated, int64_t(5000));
     }
 
+    void downsampleKeepsThePeakAtEveryCount()
+    {
+        // [trust] 5: with 3 points or fewer the first points were kept and the peak lost.
+        std::vector<MemoryPoint> series;
+        for (int i = 0; i < 100; ++i)
+            series.push_back({i * 1000, i == 40 ? 9000 : i, 0, kNoEvent});
+        for (size_t n = 1; n <= 60; ++n) {
+            const auto thin = downsampleMemory(series, n);
+            QVERIFY2(thin.size() <= n && !thin.empty(), std::to_string(n).c_str());
+            QVERIFY2(std::any_of(thin.begin(), thin.end(), [](const MemoryPoint& p) { return p.allocated == 9000; }),
+                     std::to_string(n).c_str());
+            QVERIFY(std::is_sorted(thin.begin(), thin.end(), [](const MemoryPoint& a, const MemoryPoint& b) { return a.tsNs < b.tsNs; }));
+            if (n >= 2)
+                QCOMPARE(thin.back().tsNs, series.back().tsNs);
+            if (n >= 3)
+                QCOMPARE(thin.front().tsNs, series.front().tsNs);
+        }
+        const auto run = loadMemoryRun();
+        for (size_t n = 1; n <= 4; ++n) {
+            const MemoryTimeline r = memoryTimeline(*run, {.maxPoints = n});
+            const MemoryDevice* d = deviceOf(r, 1);
+            QVERIFY(std::any_of(d->series.begin(), d->series.end(), [d](const MemoryPoint& p) { return p.allocated == d->peakAllocated; }));
+        }
+    }
+
+    void eventsWithoutAddrOrTotals()
+    {
+        // [trust] 6: older PyTorch writes [memory] events with Bytes only (resnet50_w0a): what
+        // needs Addr or the allocator's totals is unknown, not invented.
+        auto bare = [](double ts, int64_t bytes) {
+            return R"({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": )"
+                + std::to_string(ts) + R"(, "args": {"Bytes": )" + std::to_string(bytes) + R"(, "Device Id": 0, "Device Type": 1}})";
+        };
+        const std::string text = R"({"traceEvents": [)" + op("cpu_op", "aten::empty", 1000, 50) + ",\n" + bare(1010, 512)
+            + ",\n" + bare(1020, 256) + ",\n" + bare(1030, -512) + ",\n" + bare(1040, -1024) + "\n]}";
+        const auto dir = scratchDir("memory-bare");
+        writeFile(dir / "rank0.json", text);
+        const auto run = loadRun(dir, LoadOptions{});
+        QVERIFY(run);
+        const MemoryTimeline r = memoryTimeline(*run);
+        const MemoryDevice* d = deviceOf(r, 1);
+        QVERIFY(d);
+        QVERIFY(!d->addressesKnown && !d->allocatedTotalsKnown && !d->reservedKnown);
+        QCOMPARE(d->notFreed, int64_t(-1));
+        QCOMPARE(d->freedFromBefore, int64_t(-1));
+        QCOMPARE(d->peakReserved, int64_t(-1));
+        QCOMPARE(d->peakAllocated, int64_t(768));  // net of the window from 0
+        QVERIFY(r.unfreed.empty());
+        bool addrNote = false, totalNote = false, allocatorNote = false;
+        for (const std::string& n : r.notes) {
+            addrNote |= n.find("carry no Addr") != std::string::npos;
+            totalNote |= n.find("carry no Total Allocated") != std::string::npos;
+            allocatorNote |= n.find("are the caching allocator's totals") != std::string::npos;
+        }
+        QVERIFY(addrNote && totalNote && !allocatorNote);
+        const Table summary = memorySummaryTable(*run, r);
+        const auto column = [&](const std::string& name) {
+            return size_t(std::find(summary.columns.begin(), summary.columns.end(), name) - summary.columns.begin());
+        };
+        QVERIFY(std::holds_alternative<std::monostate>(summary.rows[0][column("not_freed")]));
+        QVERIFY(std::holds_alternative<std::monostate>(summary.rows[0][column("freed_from_before")]));
+        QVERIFY(std::holds_alternative<std::monostate>(summary.rows[0][column("peak_reserved")]));
+        // The complete trace keeps its totals note.
+        const MemoryTimeline full = memoryTimeline(*loadMemoryRun());
+        QVERIFY(std::any_of(full.notes.begin(), full.notes.end(),
+                            [](const std::string& n) { return n.find("caching allocator's totals") != std::string::npos; }));
+    }
+
     void noMemoryEvents()
     {
         const auto dir = scratchDir("memory-none");

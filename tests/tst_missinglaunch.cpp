@@ -106,6 +106,52 @@ private slots:
             QCOMPARE(std::count(r.out.begin(), r.out.end(), '\n'), std::ptrdiff_t(2));  // header + C only
         }
     }
+
+    // [trust] 7, 8: with two ProfilerStep names the last step is trimmed. HTA then also drops GPU
+    // work whose launch is not in the trace at all; the default mode keeps it (by its own start)
+    // and ops says no op owns it. What the trimming removed, [memory] events included, is said.
+    void trimmingKeepsKernelsWithoutLaunch()
+    {
+        const std::string trace = R"J({"schemaVersion": 1, "traceEvents": [
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 100, "dur": 100},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#2", "pid": 1, "tid": 1, "ts": 200, "dur": 100},
+  {"ph": "X", "cat": "kernel", "name": "early", "pid": 0, "tid": 7, "ts": 110, "dur": 10, "args": {"stream": 7, "correlation": 10}},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 130, "dur": 20},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 135, "dur": 5, "args": {"correlation": 12}},
+  {"ph": "X", "cat": "kernel", "name": "mm", "pid": 0, "tid": 7, "ts": 150, "dur": 10, "args": {"stream": 7, "correlation": 12}},
+  {"ph": "X", "cat": "kernel", "name": "late", "pid": 0, "tid": 7, "ts": 250, "dur": 10, "args": {"stream": 7, "correlation": 13}},
+  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 140, "args": {"Bytes": 64, "Addr": 1, "Device Id": 0, "Device Type": 1, "Total Allocated": 64, "Total Reserved": 1024}},
+  {"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": 240, "args": {"Bytes": 64, "Addr": 2, "Device Id": 0, "Device Type": 1, "Total Allocated": 128, "Total Reserved": 1024}}
+]})J";
+        const fs::path dir = test::scratchDir("missing-launch-trim");
+        test::writeFile(dir / "rank0.json", trace);
+        auto kernelNames = [](const Run& run) {
+            std::vector<std::string> names;
+            const EventTable& t = run.ranks[0].events;
+            for (size_t i = 0; i < t.size(); ++i)
+                if (t.kind[i] == EventKind::Kernel)
+                    names.emplace_back(run.str(t.name[i]));
+            return names;
+        };
+        LoadOptions defaults;
+        const auto run = loadRun(dir, defaults);
+        QCOMPARE(kernelNames(*run), (std::vector<std::string>{"early", "mm"}));  // "late" is in the trimmed step
+        QCOMPARE(run->ranks[0].memoryEventsTrimmed, uint64_t(1));
+        LoadOptions hta;
+        hta.htaCompat = true;
+        const auto htaRun = loadRun(dir, hta);
+        QCOMPARE(kernelNames(*htaRun), std::vector<std::string>{"mm"});
+
+        const test::CommandResult ops = test::runCli("ops --format csv " + dir.string());
+        QCOMPARE(ops.exitCode, 0);
+        QVERIFY2(ops.err.find("1 GPU events (10 us) have no launch in the trace") != std::string::npos, ops.err.c_str());
+        const test::CommandResult memory = test::runCli("memory --format csv " + dir.string());
+        QCOMPARE(memory.exitCode, 0);
+        QVERIFY2(memory.err.find("1 [memory] events") != std::string::npos, memory.err.c_str());
+        QVERIFY2(memory.err.find("--include-last-step keeps them") != std::string::npos, memory.err.c_str());
+        const test::CommandResult kernels = test::runCli("kernels --format csv " + dir.string());
+        QVERIFY2(kernels.out.find("early") != std::string::npos, kernels.out.c_str());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestMissingLaunch)

@@ -41,6 +41,18 @@ const char* const kOpsTrace = R"json({"traceEvents": [
  {"ph": "X", "cat": "kernel", "name": "k_outside", "pid": 0, "tid": 7, "ts": 1096, "dur": 2, "args": {"stream": 7, "correlation": 4}}
 ]})json";
 
+// torch.compile: a compiled region whose Triton launches are cpu_ops carrying "stream" (Inductor
+// writes the CUDA stream index on them), each launching its kernel through cuLaunchKernel.
+const char* const kCompiledTrace = R"json({"traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "Torch-Compiled Region: 0/0", "pid": 1, "tid": 1, "ts": 1000, "dur": 100},
+ {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused_add_0", "pid": 1, "tid": 1, "ts": 1010, "dur": 20, "args": {"stream": 7, "kernel_backend": "triton"}},
+ {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 1015, "dur": 5, "args": {"correlation": 11}},
+ {"ph": "X", "cat": "kernel", "name": "triton_poi_fused_add_0", "pid": 0, "tid": 7, "ts": 1040, "dur": 30, "args": {"stream": 7, "correlation": 11}},
+ {"ph": "X", "cat": "cpu_op", "name": "triton_red_fused_sum_1", "pid": 1, "tid": 1, "ts": 1040, "dur": 30, "args": {"stream": 0, "kernel_backend": "triton"}},
+ {"ph": "X", "cat": "cuda_driver", "name": "cuLaunchKernel", "pid": 1, "tid": 1, "ts": 1050, "dur": 5, "args": {"correlation": 12}},
+ {"ph": "X", "cat": "kernel", "name": "triton_red_fused_sum_1", "pid": 0, "tid": 7, "ts": 1075, "dur": 8, "args": {"stream": 7, "correlation": 12}}
+]})json";
+
 std::shared_ptr<Run> loadText(const std::string& name, const std::string& text)
 {
     const auto dir = scratchDir(name);
@@ -62,6 +74,31 @@ class TestOperators : public QObject {
     Q_OBJECT
 
 private slots:
+    void tritonOpsOwnTheirKernels()
+    {
+        // [trust] 1: a cpu_op carrying args.stream was kept off its thread's call stack, so the
+        // compiled region took its Triton kernels and their host time.
+        const auto run = loadText("ops-compiled", kCompiledTrace);
+        QVERIFY(run && run->ranks.size() == 1);
+        const Operators r = operatorStats(*run);
+        QVERIFY(r.error.empty());
+        const OperatorRow* region = find(*run, r, "Torch-Compiled Region: 0/0");
+        const OperatorRow* add = find(*run, r, "triton_poi_fused_add_0");
+        const OperatorRow* sum = find(*run, r, "triton_red_fused_sum_1");
+        QVERIFY(region && add && sum);
+        QCOMPARE(add->deviceSelfNs, int64_t(30000));
+        QCOMPARE(sum->deviceSelfNs, int64_t(8000));
+        QCOMPARE(region->deviceSelfNs, int64_t(0));
+        QCOMPARE(region->deviceTotalNs, int64_t(38000));
+        QCOMPARE(region->hostSelfNs, int64_t(50000));  // 100 - 20 - 30
+        QCOMPARE(add->hostSelfNs, int64_t(20000));
+        // The model: the Triton ops nest in the region, the launches in the Triton ops.
+        const EventTable& t = run->ranks[0].events;
+        for (size_t i = 0; i < t.size(); ++i)
+            if (run->str(t.name[i]) == "cuLaunchKernel")
+                QVERIFY(run->str(t.name[t.parent[i]]).starts_with("triton_"));
+    }
+
     void hostAndDeviceTimes()
     {
         const auto run = loadText("ops-times", kOpsTrace);

@@ -3,6 +3,8 @@
 
 #include "command.h"
 
+#include "model/atomicfile.h"
+
 #include "model/log.h"
 
 #include <CLI/CLI.hpp>
@@ -188,6 +190,7 @@ const std::map<std::string, Command>& commands()
 int runCli(int argc, char** argv)
 {
     Log::configureFromEnvironment();
+    removeTemporariesOnSignal();  // an interrupted export leaves no temporary file behind
     if (argc < 2) {
         printUsage(std::cerr);
         return kExitUsage;

@@ -102,7 +102,8 @@ struct TableStyle {
 // A loaded run and what the command line asked for that it lacks.
 struct LoadedRun {
     std::shared_ptr<Run> run;
-    std::vector<std::string> notes;  // requested ranks that are not in the run
+    std::vector<std::string> notes;  // requested ranks not in the run, what trimming left out, ...
+    bool ranksMissing = false;       // --ranks asked for ranks the run lacks
     bool incomplete = false;         // failed or partial files, missing ranks: exit 3
 };
 

@@ -51,7 +51,7 @@ std::string incompleteness(const LoadedRun& loaded)
         add(std::to_string(failed) + (failed == 1 ? " file failed to load" : " files failed to load"));
     if (partial)
         add(std::to_string(partial) + (partial == 1 ? " rank is partial" : " ranks are partial"));
-    if (!loaded.notes.empty())
+    if (loaded.ranksMissing)
         add("asked-for ranks are missing");
     return text;
 }

@@ -28,6 +28,7 @@ EventSink::EventSink(const std::string& target) : m_target(target)
     } else {
         const fs::path path(target);
         m_temporary = (path.parent_path() / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()))).string();
+        guardTemporary(m_temporary);
         m_fd = ::open(m_temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     }
     if (m_fd < 0)
@@ -38,8 +39,10 @@ EventSink::~EventSink()
 {
     if (m_fd >= 0 && m_fd != STDOUT_FILENO)
         ::close(m_fd);
-    if (!m_temporary.empty())
+    if (!m_temporary.empty()) {
         ::unlink(m_temporary.c_str());
+        releaseTemporary(m_temporary);
+    }
 }
 
 void EventSink::write(std::string_view bytes)
@@ -62,6 +65,7 @@ std::string EventSink::finish()
         return m_error = std::strerror(synced != 0 ? synced : closed);
     if (::rename(m_temporary.c_str(), m_target.c_str()) != 0)
         return m_error = std::strerror(errno);
+    releaseTemporary(m_temporary);
     m_temporary.clear();
     return {};
 }

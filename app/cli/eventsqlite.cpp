@@ -300,6 +300,18 @@ int writeSqlite(const Run& run, EventMatcher& matcher, const std::string& file, 
     const fs::path temporary = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()));
     std::error_code ec;
     fs::remove(temporary, ec);
+    // SQLite's rollback journal sits beside the database while it writes.
+    const std::string journal = temporary.string() + "-journal";
+    guardTemporary(temporary.string());
+    guardTemporary(journal);
+    struct Release {
+        std::string a, b;
+        ~Release()
+        {
+            releaseTemporary(a);
+            releaseTemporary(b);
+        }
+    } release{temporary.string(), journal};
     std::string error;
     {
         Db db(temporary.string());

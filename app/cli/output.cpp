@@ -146,6 +146,34 @@ bool sliceToStep(LoadedRun& loaded, int step, const std::string& prefix)
     return true;
 }
 
+// What HTA's last-step trimming took away, said once for every command it affects.
+std::string trimmingNote(const Run& run)
+{
+    uint64_t events = 0, gpu = 0, memory = 0;
+    RankSet ranks;
+    for (const RankTrace& r : run.ranks)
+        if (r.eventsTrimmed > 0) {
+            events += r.eventsTrimmed;
+            gpu += r.gpuEventsTrimmed;
+            memory += r.memoryEventsTrimmed;
+            ranks.insert(r.rank);
+        }
+    if (events == 0)
+        return {};
+    std::string text = "the last ProfilerStep and what follows it are left out, as HTA trims them: " +
+                       std::to_string(events) + " events";
+    if (gpu > 0 || memory > 0) {
+        text += " (";
+        if (gpu > 0)
+            text += std::to_string(gpu) + " kernels, memcpys and memsets";
+        if (memory > 0)
+            text += std::string(gpu > 0 ? ", " : "") + std::to_string(memory) + " [memory] events";
+        text += ")";
+    }
+    return text + " on " + (ranks.count() == 1 ? "rank " : "ranks ") + ranks.toString(8) +
+           "; --include-last-step keeps them";
+}
+
 } // namespace
 
 std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode, const std::string& which)
@@ -187,7 +215,10 @@ std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& ex
         loaded.notes.push_back(prefix + (missing.count() == 1 ? "rank " : "ranks ") + missing.toString(8)
                                + " asked for with --ranks " + (missing.count() == 1 ? "is" : "are")
                                + " not in the run, which has ranks " + present.toString(8));
-    bool failed = !missing.empty();
+    if (const std::string trimmed = trimmingNote(run); !trimmed.empty())
+        loaded.notes.push_back(prefix + trimmed);
+    loaded.ranksMissing = !missing.empty();
+    bool failed = loaded.ranksMissing;
     for (const LoadError& e : run.errors)
         failed = failed || e.kind != LoadErrorKind::Cancelled;
     loaded.incomplete = failed;
@@ -279,7 +310,7 @@ int emitRunTable(Table table, const LoadedRun& loaded, const Invocation& invocat
         what.push_back(std::to_string(failed) + (failed == 1 ? " file failed to load" : " files failed to load"));
     if (partial)
         what.push_back(std::to_string(partial) + (partial == 1 ? " rank is partial" : " ranks are partial"));
-    if (!loaded.notes.empty())
+    if (loaded.ranksMissing)
         what.push_back("asked-for ranks are missing");
     std::cerr << "error: incomplete result: " << joined(what) << " (see the notes); exit "
               << static_cast<int>(kExitIncomplete) << ", 0 with --allow-partial\n";

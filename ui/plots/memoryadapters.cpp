@@ -43,10 +43,14 @@ SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, i
         for (const MemoryPoint& p : d.series) {
             allocated.keys << ms(p.tsNs);
             allocated.values << double(p.allocated) / perUnit;
-            reserved.keys << ms(p.tsNs);
-            reserved.values << double(p.reserved) / perUnit;
+            if (d.reservedKnown) {
+                reserved.keys << ms(p.tsNs);
+                reserved.values << double(p.reserved) / perUnit;
+            }
         }
-        data.series << reserved << allocated;
+        if (d.reservedKnown)
+            data.series << reserved;
+        data.series << allocated;
         data.markers << PointMarker{ms(d.peakAllocatedNs), double(d.peakAllocated) / perUnit,
                                     tr("peak %1").arg(fmt::bytes(uint64_t(d.peakAllocated)))};
         ++n;

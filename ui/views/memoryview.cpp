@@ -85,7 +85,7 @@ private:
             m_caption->setText(tr("%1 at %2 ms: %3 allocated, %4 reserved%5")
                                    .arg(fmt::qstr(toString(d.device)))
                                    .arg(double(p.tsNs - shown->minTsNs) / 1e6, 0, 'f', 3)
-                                   .arg(fmt::bytes(uint64_t(p.allocated)), fmt::bytes(uint64_t(p.reserved)),
+                                   .arg(fmt::bytes(uint64_t(p.allocated)), p.reserved >= 0 ? fmt::bytes(uint64_t(p.reserved)) : tr("unknown"),
                                         op.isEmpty() ? tr(", outside every op") : tr(", in <b>%1</b>").arg(op.toHtmlEscaped())));
             if (!op.isEmpty())
                 session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), op);
@@ -143,7 +143,8 @@ private:
             if (d.device.rank == shownRank())
                 parts << tr("%1: peak %2 allocated, %3 reserved; %4 left allocated at the end")
                              .arg(fmt::qstr(toString(d.device)), fmt::bytes(uint64_t(d.peakAllocated)),
-                                  fmt::bytes(uint64_t(d.peakReserved)), fmt::bytes(uint64_t(d.lastAllocated)));
+                                  d.reservedKnown ? fmt::bytes(uint64_t(d.peakReserved)) : tr("unknown"),
+                                  fmt::bytes(uint64_t(d.lastAllocated)));
         if (parts.isEmpty())
             return tr("Rank %1 has no [memory] events (record with profile_memory=True).").arg(shownRank());
         return tr("Rank %1 — %2. Click the curve to see who allocated.").arg(shownRank()).arg(parts.join(QStringLiteral("; ")));
