@@ -133,8 +133,15 @@ std::string toString(const MemoryDeviceId& device)
 {
     if (device.type == 0)
         return "cpu";
-    if (device.type == 1)
-        return "cuda:" + std::to_string(device.index);
+    // c10::DeviceType's numbers; ROCm builds of PyTorch record HIP (6).
+    const char* name = device.type == 1    ? "cuda"
+                       : device.type == 6  ? "hip"
+                       : device.type == 12 ? "xpu"
+                       : device.type == 13 ? "mps"
+                       : device.type == 19 ? "mtia"
+                                           : nullptr;
+    if (name)
+        return name + (":" + std::to_string(device.index));
     return "type" + std::to_string(device.type) + ":" + std::to_string(device.index);
 }
 

@@ -34,7 +34,7 @@ struct MemoryDeviceId {
     int8_t index = -1;
     auto operator<=>(const MemoryDeviceId&) const = default;
 };
-std::string toString(const MemoryDeviceId& device);  // "cuda:0", "cpu", "type8:0"
+std::string toString(const MemoryDeviceId& device);  // "cuda:0", "hip:0" (ROCm), "cpu", "type8:0"
 
 struct MemoryPoint {
     int64_t tsNs = 0;

@@ -7,6 +7,7 @@
 #include "rankbuilder.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <atomic>
 #include <map>
 #include <set>
@@ -250,6 +251,59 @@ void parallelFor(size_t count, unsigned workers, std::stop_token stop, Fn&& fn)
 
 } // namespace
 
+namespace {
+
+// Files of one run share a clock, a world size and (nearly always) a GPU model. Traces of two
+// runs load as one without complaint otherwise, and every cross-rank answer is then nonsense.
+void warnIfNotOneRun(Run& run)
+{
+    constexpr int64_t kClockApartNs = 3'600'000'000'000;  // an hour: no job starts its ranks that far apart
+    const RankTrace* earliest = nullptr;
+    const RankTrace* latest = nullptr;
+    const RankTrace* worldFirst = nullptr;
+    const RankTrace* deviceFirst = nullptr;
+    for (const RankTrace& r : run.ranks) {
+        if (!r.events.tsNs.empty()) {
+            if (!earliest || r.events.tsNs.front() < earliest->events.tsNs.front())
+                earliest = &r;
+            if (!latest || r.events.tsNs.front() > latest->events.tsNs.front())
+                latest = &r;
+        }
+        if (r.metadata.distributed && r.metadata.distributed->worldSize > 0) {
+            if (!worldFirst)
+                worldFirst = &r;
+            else if (worldFirst->metadata.distributed->worldSize != r.metadata.distributed->worldSize)
+                run.warnings.push_back({r.file, r.rank,
+                                        "world_size " + std::to_string(r.metadata.distributed->worldSize) + " but " +
+                                            worldFirst->file.filename().string() + " says " +
+                                            std::to_string(worldFirst->metadata.distributed->worldSize) +
+                                            ": the files do not look like one run"});
+        }
+        if (!r.metadata.devices.empty() && !r.metadata.devices.front().name.empty()) {
+            if (!deviceFirst)
+                deviceFirst = &r;
+            else if (deviceFirst->metadata.devices.front().name != r.metadata.devices.front().name)
+                run.warnings.push_back({r.file, r.rank,
+                                        "its GPU is " + r.metadata.devices.front().name + " but " +
+                                            deviceFirst->file.filename().string() + "'s is " +
+                                            deviceFirst->metadata.devices.front().name +
+                                            ": the files may not be one run"});
+        }
+    }
+    if (earliest && latest && latest->events.tsNs.front() - earliest->events.tsNs.front() > kClockApartNs) {
+        const double hours = double(latest->events.tsNs.front() - earliest->events.tsNs.front()) / 3.6e12;
+        char apart[64];
+        std::snprintf(apart, sizeof apart, "%.3g hours", hours);
+        run.warnings.push_back({latest->file, latest->rank,
+                                "its first event is " + std::string(apart) + " after " +
+                                    earliest->file.filename().string() +
+                                    "'s: clocks that far apart are not one run (every cross-rank figure would be "
+                                    "wrong); load the files of one run"});
+    }
+}
+
+} // namespace
+
 void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& options, unsigned workers)
 {
     // Ranks first, then one string pool, then HTA's trimming, which needs the run-wide view.
@@ -311,6 +365,7 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
         if (!r.events.tsNs.empty())
             minTs = std::min(minTs, r.events.tsNs.front());
     run.minTsNs = minTs == INT64_MAX ? 0 : minTs;
+    warnIfNotOneRun(run);
     const bool trim = distinctProfilerStepNames(run.strings) >= 2;
     if (!trim && !run.ranks.empty())
         KSCOPE_LOG(Model, Info, "fewer than two ProfilerStep names in the run: nothing trimmed");

@@ -54,10 +54,44 @@ EventIndex findByName(const ParsedFile& parsed, std::string_view name)
 
 } // namespace
 
+// One cpu_op on one rank, with the header fields that tell runs apart (moc cannot read raw
+// strings with unbalanced braces inside the test class, so this lives out here).
+std::string notOneRunTrace(int rank, int world, const std::string& gpu, const std::string& ts)
+{
+    return R"({"deviceProperties": [{"id": 0, "name": ")" + gpu + R"("}], "distributedInfo": {"rank": )" +
+           std::to_string(rank) + R"(, "world_size": )" + std::to_string(world) +
+           R"(}, "traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": )" + ts +
+           R"(, "dur": 10}]})";
+}
+
 class TestLoader : public QObject {
     Q_OBJECT
 
 private slots:
+    // [trust] 11: two files of unrelated runs (clocks hours apart, other GPUs, other world
+    // sizes) are named as such; the files of one run are not.
+    void filesThatAreNotOneRunWarn()
+    {
+        const auto mixed = test::scratchDir("not-one-run");
+        test::writeFile(mixed / "a.json", notOneRunTrace(0, 2, "NVIDIA H100 80GB HBM3", "1680000000000000"));
+        test::writeFile(mixed / "b.json", notOneRunTrace(1, 4, "NVIDIA A100-SXM4-80GB", "1420000000000"));
+        const auto run = loadRun(mixed, LoadOptions{});
+        QCOMPARE(run->ranks.size(), size_t(2));
+        std::string all;
+        for (const LoadWarning& w : run->warnings)
+            all += w.file.filename().string() + ": " + w.message + "\n";
+        QVERIFY2(all.find("a.json: its first event is") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("hours after b.json's") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("world_size 4 but a.json says 2") != std::string::npos, all.c_str());
+        QVERIFY2(all.find("A100-SXM4-80GB but a.json's is NVIDIA H100") != std::string::npos, all.c_str());
+
+        const auto one = test::scratchDir("one-run");
+        test::writeFile(one / "a.json", notOneRunTrace(0, 2, "NVIDIA H100 80GB HBM3", "1680000000000000"));
+        test::writeFile(one / "b.json", notOneRunTrace(1, 2, "NVIDIA H100 80GB HBM3", "1680000000500000"));
+        const auto good = loadRun(one, LoadOptions{});
+        QVERIFY(good->warnings.empty());
+    }
+
     void stringPoolInterns()
     {
         StringPool pool;

@@ -264,6 +264,14 @@ private slots:
                             [](const std::string& n) { return n.find("caching allocator's totals") != std::string::npos; }));
     }
 
+    void deviceNames()
+    {
+        QCOMPARE(toString(MemoryDeviceId{0, 1, 2}), std::string("cuda:2"));
+        QCOMPARE(toString(MemoryDeviceId{0, 6, 0}), std::string("hip:0"));  // ROCm ([trust] 14)
+        QCOMPARE(toString(MemoryDeviceId{0, 0, -1}), std::string("cpu"));
+        QCOMPARE(toString(MemoryDeviceId{0, 8, 1}), std::string("type8:1"));
+    }
+
     void noMemoryEvents()
     {
         const auto dir = scratchDir("memory-none");
