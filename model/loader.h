@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stop_token>
 #include <vector>
 
@@ -78,6 +79,11 @@ struct ParsedFile {
 };
 ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& options,
                           LoadProgress* progress = nullptr, std::stop_token stop = {});
+
+// The earliest timestamp among the events a load would keep of one file (what Run::minTsNs takes
+// from a loaded rank, HTA's rounding included with htaCompat), without keeping any event: files
+// left out by onlyRanks still set the run's time origin. nullopt when unreadable or empty.
+std::optional<int64_t> earliestEventTimestamp(const std::filesystem::path& file, const LoadOptions& options);
 
 // Parses an in-memory JSON document (tests, chunk-boundary checks).
 ParsedFile parseTraceText(std::string_view json, const LoadOptions& options);

@@ -132,16 +132,10 @@ void RankBuilder::finalize(const LoadOptions& options)
     trace.events.shrinkToFit();
 }
 
-namespace {
-
-// HTA reads ts with Python's float (correctly rounded); n/1000 in 64-bit long double then to
-// double gives the same value for ns-resolution tokens (3 decimals never sit on a tie).
 double htaMicros(int64_t nanos)
 {
     return static_cast<double>(static_cast<long double>(nanos) / 1000.0L);
 }
-
-} // namespace
 
 void RankBuilder::applyHtaRounding()
 {

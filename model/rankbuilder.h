@@ -122,6 +122,11 @@ void recordStreamFileOrder(RankTrace& trace);
 // Keeps the rows whose keep flag is set, remapping links, parents, steps and sparse args.
 void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep);
 
+// Nanoseconds as HTA's float64 microseconds: HTA reads ts with Python's float (correctly
+// rounded); n/1000 in 64-bit long double then to double gives the same value for ns-resolution
+// tokens (3 decimals never sit on a tie).
+double htaMicros(int64_t nanos);
+
 // Classifies a category string (kernel, cuda_runtime, cpu_op, ...).
 EventKind eventKindForCategory(std::string_view category);
 // HTA's GPU side: on a stream with a correlation, or a device-wide sync.

@@ -10,13 +10,17 @@
 #include "log.h"
 #include "metadata.h"
 #include "rankbuilder.h"
+#include "timeconv.h"
 
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <map>
 
 namespace kscope {
@@ -68,6 +72,9 @@ public:
     const std::map<std::string, std::string>& metadataJson() const { return m_metadata; }
     uint64_t bytesRead() const { return m_base + m_len; }
     std::function<std::optional<LoadError>()> sourceError;  // set by the caller for I/O errors
+    // Set: whole traceEvents elements go here instead of the event parser (a scan that keeps
+    // nothing, such as the earliest timestamp of a file left out of the load).
+    std::function<void(const char* window, const std::vector<ElementSpan>& elements)> elementSink;
     uint64_t sizeHint = 0;  // expected uncompressed bytes, 0 = unknown
     bool isGzip = false;    // the compression-ratio guard applies
     // Accounts for the rest of the file's compressed bytes, however parsing ended.
@@ -331,8 +338,12 @@ std::optional<LoadError> TraceParser::parseEvents()
             return error(LoadErrorKind::Cancelled, m_base + m_pos, "load cancelled");
         elements.clear();
         const jsonscan::SplitResult split = jsonscan::splitElements(m_buf.data(), m_pos, m_len, m_chunk, elements);
-        if (!elements.empty())
-            m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
+        if (!elements.empty()) {
+            if (elementSink)
+                elementSink(m_buf.data(), elements);
+            else
+                m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
+        }
         m_pos = split.resume;
         if (split.closed) {
             m_builder.trace.traceEventsEndOffset = m_base + m_pos - 1;
@@ -355,7 +366,10 @@ std::optional<LoadError> TraceParser::parseEvents()
                 return error(LoadErrorKind::NotJson, m_base + m_pos, "malformed JSON between events", true);
             }
             elements.assign(1, {m_pos, end});
-            m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
+            if (elementSink)
+                elementSink(m_buf.data(), elements);
+            else
+                m_events.parse(m_buf.data(), m_buf.size(), m_base, elements);
             m_pos = end;
             continue;
         }
@@ -435,6 +449,77 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
     }
     parser.completeProgress(reader.compressedSize());  // a failed file counts as done too
     return finishParse(parsed, builder, parser, std::move(error), options);
+}
+
+namespace {
+
+// The value of the first "key": in one event's text: a string's content (up to the next quote),
+// or a number's token; nullopt when the key is absent.
+std::optional<std::string_view> keyValue(std::string_view event, std::string_view quotedKey)
+{
+    const size_t at = event.find(quotedKey);
+    if (at == std::string_view::npos)
+        return std::nullopt;
+    size_t i = at + quotedKey.size();
+    while (i < event.size() && (jsonscan::isSpace(event[i]) || event[i] == ':'))
+        ++i;
+    if (i < event.size() && event[i] == '"') {
+        const size_t close = event.find('"', i + 1);
+        return event.substr(i + 1, close == std::string_view::npos ? std::string_view::npos : close - i - 1);
+    }
+    size_t end = i;
+    while (end < event.size() && (std::isdigit(static_cast<unsigned char>(event[end])) || event[end] == '.' ||
+                                  event[end] == '-' || event[end] == '+' || event[end] == 'e' || event[end] == 'E'))
+        ++end;
+    return event.substr(i, end - i);
+}
+
+} // namespace
+
+std::optional<int64_t> earliestEventTimestamp(const std::filesystem::path& file, const LoadOptions& options)
+{
+    InflateReader reader;
+    if (!reader.open(file))
+        return std::nullopt;
+    StringPool strings;
+    RankTrace trace;
+    RankBuilder builder(strings, trace);
+    TraceParser parser(
+        builder, options, [&reader](char* dest, size_t n) { return reader.read(dest, n); }, nullptr,
+        [&reader] { return reader.compressedConsumed(); }, {});
+    parser.sizeHint = reader.expectedUncompressedSize();
+    parser.isGzip = reader.isGzip();
+    int64_t earliest = std::numeric_limits<int64_t>::max();
+    bool fractional = false;
+    // The events the loader keeps in its table (complete, instant, async; in HTA's mode only
+    // those with dur and cat, and not the profiler's own span). Kineto writes these keys before
+    // args, so the first of each key is the event's own.
+    parser.elementSink = [&](const char* window, const std::vector<ElementSpan>& elements) {
+        for (const ElementSpan& span : elements) {
+            const std::string_view event(window + span.begin, span.end - span.begin);
+            const std::optional<std::string_view> ph = keyValue(event, "\"ph\"");
+            const std::optional<std::string_view> ts = keyValue(event, "\"ts\"");
+            if (!ts || ts->find_first_of(".eE") != std::string_view::npos)
+                fractional = true;  // as the loader decides HTA's rounding
+            if (!ph || ph->size() != 1 || std::string_view("XiIbe").find((*ph)[0]) == std::string_view::npos)
+                continue;
+            if (options.htaCompat) {
+                const std::optional<std::string_view> cat = keyValue(event, "\"cat\"");
+                if (!cat || *cat == "Trace" || !keyValue(event, "\"dur\""))
+                    continue;
+            }
+            int64_t ns = 0;
+            if (ts && !ts->empty() && microsToNanos(*ts, ns))
+                earliest = std::min(earliest, ns);
+        }
+    };
+    if (parser.run() && earliest == std::numeric_limits<int64_t>::max())
+        return std::nullopt;
+    if (earliest == std::numeric_limits<int64_t>::max())
+        return std::nullopt;
+    if (options.htaCompat && fractional)  // HTA's ts = ceil(us), as RankBuilder::applyHtaRounding
+        earliest = static_cast<int64_t>(std::ceil(htaMicros(earliest))) * 1000;
+    return earliest;
 }
 
 ParsedFile parseTraceText(std::string_view json, const LoadOptions& options)

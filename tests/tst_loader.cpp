@@ -64,10 +64,52 @@ std::string notOneRunTrace(int rank, int world, const std::string& gpu, const st
            R"(, "dur": 10}]})";
 }
 
+// Rank 0 of a two-rank run whose earliest events are a metadata row (ts 0, never an event), the
+// profiler's span (an event by default, not in HTA's mode) and a complete op; rank 1 starts later.
+std::string originTrace(int rank)
+{
+    const std::string head = R"({"distributedInfo": {"rank": )" + std::to_string(rank) + R"(, "world_size": 2}, "traceEvents": [)";
+    if (rank == 0)
+        return head + R"J({"name": "process_name", "ph": "M", "ts": 0, "pid": 1, "args": {"name": "python"}},
+  {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": "Spans", "tid": "PyTorch Profiler", "ts": 1000.5, "dur": 900},
+  {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1200.25, "dur": 10}]})J";
+    return head + R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1500, "dur": 10}]})";
+}
+
 class TestLoader : public QObject {
     Q_OBJECT
 
 private slots:
+    // [trust] 9: the time origin is the whole run's whatever --ranks loads, in both modes (the
+    // files left out are scanned for their earliest event, with the loader's own rules).
+    void originIsTheRunsWhateverRanksLoad()
+    {
+        const auto dir = test::scratchDir("origin-ranks");
+        test::writeFile(dir / "rank0.json", originTrace(0));
+        test::writeFile(dir / "rank1.json", originTrace(1));
+        for (const bool hta : {false, true}) {
+            LoadOptions all;
+            all.htaCompat = hta;
+            LoadOptions one = all;
+            one.onlyRanks = RankSet{1};
+            const auto whole = loadRun(dir, all);
+            const auto part = loadRun(dir, one);
+            QCOMPARE(part->ranks.size(), size_t(1));
+            QCOMPARE(whole->minTsNs, hta ? int64_t(1'201'000) : int64_t(1'000'500));  // HTA: span out, ceil to us
+            QCOMPARE(part->minTsNs, whole->minTsNs);
+        }
+        const auto shared = test::sharedDir() / "traces" / "trace_filter";
+        if (!std::filesystem::exists(shared))
+            return;
+        for (const bool hta : {false, true}) {
+            LoadOptions all;
+            all.htaCompat = hta;
+            LoadOptions one = all;
+            one.onlyRanks = RankSet{1};
+            QCOMPARE(loadRun(shared, one)->minTsNs, loadRun(shared, all)->minTsNs);
+        }
+    }
+
     // [trust] 11: two files of unrelated runs (clocks hours apart, other GPUs, other world
     // sizes) are named as such; the files of one run are not.
     void filesThatAreNotOneRunWarn()
