@@ -87,7 +87,10 @@ Table collectivesTable(const Run& run, const Collectives& result)
                       in.step >= 0 ? Cell{int64_t{in.step}} : Cell{}, microsCell(in.earliestNs - run.minTsNs),
                       textOrEmpty(run, in.kernelName)});
     }
-    return withNotes(std::move(table), result);
+    Table out = withNotes(std::move(table), result);
+    out.notes.push_back("algbw and busbw are in GB/s of 10^9 bytes per second, as nccl-tests prints them "
+                        "(TraceLens prints GiB/s under the name GB/s)");
+    return out;
 }
 
 Table collectiveArrivalsTable(const Run& run, const Collectives& result)

@@ -140,13 +140,14 @@ Table compareTracesTable(const TraceComparison& result, const std::string& contr
 {
     Table table;
     const std::string test = distinctTestLabel(controlLabel, testLabel, table);
+    const std::string us = result.htaCompat ? "" : " (us)";  // HTA's names carry no unit
     table.columns = {result.shortNames ? "short_name" : "name",
                      controlLabel + "_counts",
-                     controlLabel + "_total_duration",
+                     controlLabel + "_total_duration" + us,
                      test + "_counts",
-                     test + "_total_duration",
+                     test + "_total_duration" + us,
                      "diff_counts",
-                     "diff_duration",
+                     "diff_duration" + us,
                      "counts_change_categories"};
     for (const OpDiffRow& row : result.rows) {
         if (!result.averaged()) {

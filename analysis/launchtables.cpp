@@ -207,8 +207,11 @@ Table memoryBwSummaryTable(const MemoryBandwidth& result)
     const bool hta = result.options.htaCompat;
     Table table;
     table.columns = {"rank", "name", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
-    if (!hta)
-        table.columns.insert(table.columns.end(), {"time_weighted_mean", "busy_time (us)"});
+    if (!hta) {  // HTA's names carry no unit; ours say GB/s
+        for (size_t c = 3; c < table.columns.size(); ++c)
+            table.columns[c] += " (GB/s)";
+        table.columns.insert(table.columns.end(), {"time_weighted_mean (GB/s)", "busy_time (us)"});
+    }
     for (const MemoryBwStats& s : result.stats) {
         std::vector<Cell> row = {int64_t{s.rank}, s.kind};
         addDescribe(row, s.count, {s.mean, s.std, s.min, s.p25, s.p50, s.p75, s.max});
@@ -219,7 +222,7 @@ Table memoryBwSummaryTable(const MemoryBandwidth& result)
         table.addRow(std::move(row));
     }
     Table out = withNotes(std::move(table), result);
-    out.notes.push_back("GB/s of the points above zero, per copy kind");
+    out.notes.push_back("GB/s (10^9 bytes per second, as Kineto records it) of the points above zero, per copy kind");
     return out;
 }
 
@@ -227,7 +230,7 @@ Table memoryBwSeriesTable(const Run& run, const MemoryBandwidth& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"rank", us(hta, "ts"), "pid", "name", "memory_bw_gbps"};
+    table.columns = {"rank", us(hta, "ts"), "pid", "name", hta ? "memory_bw_gbps" : "memory_bw (GB/s)"};
     for (const MemoryBwSeries& s : result.series) {
         const Cell pid = pidCell(run, run.findRank(s.rank), s.thread);
         for (size_t i = 0; i < s.tsNs.size(); ++i)

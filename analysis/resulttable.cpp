@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ostream>
+#include <set>
 
 namespace kscope {
 
@@ -141,6 +142,53 @@ int decimalsFor(const std::vector<double>& values)
     return decimals;
 }
 
+// s cut to `width` characters on screen: its first `head` characters, "…", and as many of its
+// last as fit. UTF-8 sequences are kept whole.
+std::string fitText(const std::string& s, size_t width, size_t head)
+{
+    std::vector<size_t> starts;  // byte offset of each character
+    for (size_t i = 0; i < s.size(); ++i)
+        if ((static_cast<unsigned char>(s[i]) & 0xC0) != 0x80)
+            starts.push_back(i);
+    if (starts.size() <= width || width < 2)
+        return s;
+    head = std::min(head, width - 1);
+    const size_t tail = width - 1 - head;
+    return s.substr(0, starts[head]) + "\u2026" + (tail ? s.substr(starts[starts.size() - tail]) : std::string());
+}
+
+std::string fitText(const std::string& s, size_t width)
+{
+    return fitText(s, width, width > 1 ? (width - 1) * 2 / 3 : 0);
+}
+
+// A column's cells cut to `width`, choosing where the "…" goes so that cells that differed still
+// differ (two kernels told apart only by their tails keep their tails).
+void fitColumn(std::vector<std::vector<std::string>>& text, size_t c, size_t width)
+{
+    std::set<std::string> before;
+    for (const auto& cells : text)
+        before.insert(cells[c]);
+    std::vector<std::string> best;
+    size_t bestDistinct = 0;
+    for (const size_t sixths : {4u, 3u, 2u, 1u, 0u, 5u}) {
+        std::vector<std::string> cut;
+        std::set<std::string> after;
+        for (const auto& cells : text) {
+            cut.push_back(fitText(cells[c], width, width > 1 ? (width - 1) * sixths / 6 : 0));
+            after.insert(cut.back());
+        }
+        if (after.size() > bestDistinct || best.empty()) {
+            best = std::move(cut);
+            bestDistinct = after.size();
+        }
+        if (bestDistinct == before.size())
+            break;
+    }
+    for (size_t r = 0; r < text.size(); ++r)
+        text[r][c] = std::move(best[r]);
+}
+
 std::string fixed(double value, int decimals)
 {
     if (std::round(value * std::pow(10.0, decimals)) == 0.0)
@@ -155,6 +203,8 @@ std::string fixed(double value, int decimals)
 std::vector<std::string> writeAligned(const Table& table, std::ostream& out, const AlignedOptions& options)
 {
     constexpr size_t kMaxText = 60;
+    constexpr size_t kMinNameWidth = 24;  // a kernel or op name cut shorter no longer says which
+    constexpr size_t kMinTextWidth = 12;
     const size_t columns = table.columns.size();
     std::vector<std::vector<std::string>> text(table.rows.size(), std::vector<std::string>(columns));
     std::vector<bool> numeric(columns, false);
@@ -181,7 +231,7 @@ std::vector<std::string> writeAligned(const Table& table, std::ostream& out, con
                 fullNames.push_back(std::get_if<std::string>(&cell) ? std::string_view(std::get<std::string>(cell))
                                                                     : std::string_view());
             else if (table.columns[c] != "name" && displayWidth(text[r][c]) > kMaxText)
-                text[r][c] = text[r][c].substr(0, kMaxText - 3) + "...";
+                text[r][c] = fitText(text[r][c], kMaxText);
         }
         if (names) {
             const std::vector<std::string> shortNames = distinctShortNames(fullNames);
@@ -215,6 +265,24 @@ std::vector<std::string> writeAligned(const Table& table, std::ostream& out, con
         dropped.push_back(table.columns[c]);
     };
     if (options.width > 0) {
+        // Text gives way before numbers: the widest text column is cut (in the middle) until the
+        // row fits or every text column is down to its floor, and only then are columns left out.
+        auto shrinkText = [&](size_t floor) {
+            while (rowWidth() > options.width) {
+                size_t widest = columns;
+                for (size_t c = 0; c < columns; ++c)
+                    if (shown[c] && !numeric[c] && width[c] > std::max(floor, displayWidth(table.columns[c])) &&
+                        (widest == columns || width[c] > width[widest]))
+                        widest = c;
+                if (widest == columns)
+                    return;
+                const size_t excess = rowWidth() - options.width;
+                const size_t least = std::max(floor, displayWidth(table.columns[widest]));
+                width[widest] = std::max(least, width[widest] - std::min(excess, width[widest]));
+                fitColumn(text, widest, width[widest]);
+            }
+        };
+        shrinkText(kMinNameWidth);
         // A "partial" column of zeros says nothing a reader needs (the notes name partial ranks).
         for (size_t c = 1; c < columns && rowWidth() > options.width; ++c) {
             if (table.columns[c] != "partial")
@@ -232,11 +300,16 @@ std::vector<std::string> writeAligned(const Table& table, std::ostream& out, con
                 if (shown[c] && table.columns[c] == name)
                     drop(c);
         }
-        for (size_t c = columns; c-- > 1 && rowWidth() > options.width;) {
-            const std::string& name = table.columns[c];
-            if (shown[c] && name != "rank" && name != "name" && name != "partial")
-                drop(c);
-        }
+        // Then from the right: text columns before numbers, whose leftmost (what a table leads
+        // with and is sorted by) go last.
+        for (const bool numbers : {false, true})
+            for (size_t c = columns; c-- > 1 && rowWidth() > options.width;) {
+                const std::string& name = table.columns[c];
+                const bool kept = std::find(options.keep.begin(), options.keep.end(), name) != options.keep.end();
+                if (shown[c] && !kept && numeric[c] == numbers && name != "rank" && name != "name" && name != "partial")
+                    drop(c);
+            }
+        shrinkText(kMinTextWidth);  // what is left and still too wide: its text, to the bone
     }
 
     auto line = [&](const std::vector<std::string>& cells) {

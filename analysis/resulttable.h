@@ -27,8 +27,9 @@ void writeJson(const Table& table, std::ostream& out);
 
 // The table format is for reading: floating-point columns rounded to at most 3 decimals (as many
 // as the column needs, the same for every row), kernel names ("name") shortened the way the GUI
-// shows them, other long text cut at 60 characters, and rows fitted to a width by leaving
-// columns out.
+// shows them, other long text cut at 60 characters, and rows fitted to a width: first by cutting
+// text columns in the middle (names to 24 characters at least, other text to 12), then by
+// leaving columns out, text before numbers, from the right.
 struct AlignedOptions {
     size_t width = 0;        // fit rows in this many characters; 0 = no limit
     bool fullNames = false;  // kernel names in full instead of HTA's short names, told apart
@@ -36,6 +37,8 @@ struct AlignedOptions {
     // column of zeros); after them any column but the first, "rank", "name" and "partial",
     // from the right.
     std::vector<std::string> dropFirst;
+    // Columns never left out: what the rows are sorted by and what names them.
+    std::vector<std::string> keep;
 };
 // Returns the columns left out to fit the width.
 std::vector<std::string> writeAligned(const Table& table, std::ostream& out, const AlignedOptions& options = {});

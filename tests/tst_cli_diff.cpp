@@ -286,7 +286,7 @@ void TestCliDiff::labelsDefaultToFolderNames()
     const fs::path after = handRun("after", {0}, {1, 2}, 15);
     test::CommandResult r = test::runCli("diff --format csv " + path(before) + "/ " + path(after));
     QCOMPARE(r.exitCode, 0);
-    QVERIFY2(r.out.starts_with("name,kscope-test-clidiff-before_counts,kscope-test-clidiff-before_total_duration,"
+    QVERIFY2(r.out.starts_with("name,kscope-test-clidiff-before_counts,kscope-test-clidiff-before_total_duration (us),"
                                "kscope-test-clidiff-after_counts"),
              r.out.c_str());
     QVERIFY(contains(r.out, "\ngemm,1,10,1,15,0,5,=\n"));
@@ -294,7 +294,7 @@ void TestCliDiff::labelsDefaultToFolderNames()
     // Equal labels: HTA renames the test label.
     r = test::runCli("diff --format csv --labels run,run " + path(before) + " " + path(after));
     QCOMPARE(r.exitCode, 0);
-    QVERIFY(r.out.starts_with("name,run_counts,run_total_duration,run_control_test_counts,"));
+    QVERIFY(r.out.starts_with("name,run_counts,run_total_duration (us),run_control_test_counts,"));
     QVERIFY(contains(r.err, "run_control_test"));
     // JSON: the table with its notes.
     r = test::runCli("diff --format json --device gpu " + path(before) + " " + path(after));

@@ -14,6 +14,7 @@
 #include <QRegularExpression>
 
 #include <set>
+#include <sstream>
 #include <sys/stat.h>
 
 using namespace kscope;
@@ -106,6 +107,40 @@ class TestCliOutput : public QObject {
     Q_OBJECT
 
 private slots:
+    // [trust] 12: at 80 columns long names are cut, and the column a table is sorted by (or that
+    // names its rows) stays; every line fits.
+    void narrowTerminalKeepsTheAnswer_data()
+    {
+        QTest::addColumn<QString>("command");
+        QTest::addColumn<QString>("trace");
+        QTest::addColumn<QString>("column");
+        QTest::newRow("kernels") << "kernels" << "trace_filter" << "sum (us)";
+        QTest::newRow("ops") << "ops" << "triton_example" << "device_total (us)";
+        QTest::newRow("launch-stats --by-api") << "launch-stats --by-api" << "trace_filter" << "launch_api";
+        QTest::newRow("collectives") << "collectives" << "trace_filter" << "collective";
+        QTest::newRow("kernel-dist") << "kernel-dist" << "trace_filter" << "spread";
+    }
+    void narrowTerminalKeepsTheAnswer()
+    {
+        QFETCH(QString, command);
+        QFETCH(QString, trace);
+        QFETCH(QString, column);
+        const auto dir = test::sharedDir() / "traces" / trace.toStdString();
+        if (!std::filesystem::exists(dir))
+            QSKIP("../shared/traces is not here");
+        const test::CommandResult r = test::runCli(command.toStdString() + " --format table --width 80 " + dir.string());
+        QCOMPARE(r.exitCode, 0);
+        const std::string header = r.out.substr(0, r.out.find('\n'));
+        QVERIFY2(header.find(column.toStdString()) != std::string::npos, r.out.c_str());
+        std::istringstream lines(r.out);
+        for (std::string line; std::getline(lines, line);) {
+            size_t shown = 0;
+            for (unsigned char c : line)
+                shown += (c & 0xC0) != 0x80;
+            QVERIFY2(shown <= 80, line.c_str());
+        }
+    }
+
     // Item 3: every command marks the partial rank (column and note with reason and offset) and
     // lists the failed file; without --allow-partial the exit code is 3.
     void partialRankInEveryCommand_data()

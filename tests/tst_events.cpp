@@ -183,6 +183,10 @@ private slots:
             QVERIFY2(bytes.find(table) != std::string::npos, table);
         QCOMPARE(runCli("events " + sample().string() + " --format sqlite").exitCode, 1);  // needs --output
         QCOMPARE(query(out, "SELECT count(*) FROM events"), std::vector<std::string>{"6"});
+        // The kernels table says which rows are memcpys and memsets ([trust] 14).
+        for (const std::string& kind : query(out, "SELECT DISTINCT n.name FROM kernels k JOIN kinds n ON n.id = k.kind"))
+            QVERIFY2(kind == "kernel" || kind == "memcpy" || kind == "memset", kind.c_str());
+        QCOMPARE(query(out, "SELECT count(*) FROM kernels WHERE kind IS NULL"), std::vector<std::string>{"0"});
     }
 
     // Two files of one rank (both loaded): told apart by the file column, not a key collision.

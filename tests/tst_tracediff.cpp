@@ -459,9 +459,9 @@ void TestTraceDiff::tables()
     const auto run = b.build();
     const TraceComparison c = compareTraces(*run, *run, {});
     const Table table = compareTracesTable(c, "Run", "Run");
-    QCOMPARE(table.columns, (std::vector<std::string>{"name", "Run_counts", "Run_total_duration", "Run_control_test_counts",
-                                                      "Run_control_test_total_duration", "diff_counts", "diff_duration",
-                                                      "counts_change_categories"}));
+    QCOMPARE(table.columns, (std::vector<std::string>{"name", "Run_counts", "Run_total_duration (us)", "Run_control_test_counts",
+                                                      "Run_control_test_total_duration (us)", "diff_counts",
+                                                      "diff_duration (us)", "counts_change_categories"}));
     QVERIFY(hasNote(table.notes, "Run_control_test"));
     QCOMPARE(std::get<int64_t>(table.rows[0][1]), int64_t{1});
     QCOMPARE(std::get<std::string>(table.rows[0][7]), std::string("="));

@@ -40,7 +40,8 @@ Action setupCollectives(CLI::App& app, const Invocation& invocation)
     return [args, &invocation] {
         const CollectiveOptions options{.htaCompat = invocation.common.htaCompat};
         const TableStyle style{.dropFirst = {"name", "start (us)", "step", "above_link_bw", "match", "algbw (GB/s)",
-                                             "missing_ranks", "kernels", "bucket_low_bytes"}};
+                                             "missing_ranks", "kernels", "bucket_low_bytes"},
+                               .keep = {"collective", "skew (us)", "comm (us)"}};
         return runAnalysis(
             invocation,
             [&](const Run& run) {

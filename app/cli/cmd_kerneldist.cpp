@@ -29,7 +29,8 @@ Action setupKernelDist(CLI::App& app, const Invocation& invocation)
     return [options, &invocation] {
         const TableStyle style{.dropFirst = {"outliers (us)", "whisker_low (us)", "whisker_high (us)", "stddev (us)",
                                              "mean (us)", "q1 (us)", "q3 (us)", "kernel_type", "min (us)", "max (us)",
-                                             "sum (us)", "outlier_count"}};
+                                             "sum (us)", "outlier_count"},
+                               .keep = {"spread", "median (us)"}};
         return runAnalysis(
             invocation, [&](const Run& run) { return kernelDistributionTable(run, kernelDistributions(run, *options)); },
             style);

@@ -33,7 +33,7 @@ Action setupBreakdown(CLI::App& app, const Invocation& invocation, bool typesFra
     return [options, noMemory, &invocation, typesFrame] {
         options->htaCompat = invocation.common.htaCompat;
         options->includeMemoryKernels = !*noMemory;
-        const TableStyle style{.dropFirst = {"stddev (us)", "stddev", "min (us)", "max (us)"}};
+        const TableStyle style{.dropFirst = {"stddev (us)", "stddev", "min (us)", "max (us)"}, .keep = {"sum (us)"}};
         return runAnalysis(
             invocation,
             [&](const Run& run) {

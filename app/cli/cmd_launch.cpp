@@ -56,7 +56,10 @@ Action setupLaunchStats(CLI::App& app, const Invocation& invocation)
     return [args, &invocation] {
         args->options.htaCompat = invocation.common.htaCompat;
         args->options.includeMemoryEvents = !args->noMemory;
-        const TableStyle style{.dropFirst = {"launch_api", "stream", "correlation"}};
+        // --by-api's rows are runtime calls: their name stays; the others' launch_api gives way first.
+        const TableStyle style = args->byApi
+            ? TableStyle{.dropFirst = {"counted_by_hta"}, .keep = {"launch_api", "calls"}}
+            : TableStyle{.dropFirst = {"launch_api", "stream", "correlation"}};
         return runAnalysis(
             invocation,
             [&](const Run& run) {

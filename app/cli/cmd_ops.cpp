@@ -65,7 +65,8 @@ Action setupOps(CLI::App& app, const Invocation& invocation)
                                                    : OpGroupBy::Name;
         options.includeAnnotations = args->annotations;
         options.top = static_cast<size_t>(args->top);
-        const TableStyle style{.dropFirst = {"gpu_events", "tensor_core_self_pctg", "tensor_core_total_pctg"}};
+        const TableStyle style{.dropFirst = {"gpu_events", "tensor_core_self_pctg", "tensor_core_total_pctg"},
+                               .keep = {"device_total (us)", "host_total (us)", "total (us)"}};
         return runAnalysis(
             local,
             [&](const Run& run) {

@@ -53,7 +53,7 @@ Action setupMemoryBw(CLI::App& app, const Invocation& invocation)
 {
     auto options = std::make_shared<MemoryBandwidthOptions>();
     auto series = std::make_shared<bool>(false);
-    app.add_flag("--series", *series, "the step function: one row per change (rank, ts, pid, name, memory_bw_gbps)");
+    app.add_flag("--series", *series, "the step function: one row per change (rank, ts, pid, name, memory_bw (GB/s); HTA's memory_bw_gbps with --hta-compat)");
     return [options, series, &invocation] {
         options->htaCompat = invocation.common.htaCompat;
         return runAnalysis(invocation, [&](const Run& run) {

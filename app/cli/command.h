@@ -97,6 +97,7 @@ std::string shownDefault(double value);
 // How the table format fits a command's table: the columns worth least, dropped first.
 struct TableStyle {
     std::vector<std::string> dropFirst;
+    std::vector<std::string> keep;  // never left out to fit the width (the sort key, the row's name)
 };
 
 // A loaded run and what the command line asked for that it lacks.

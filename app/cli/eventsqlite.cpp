@@ -7,8 +7,8 @@
 //   threads(rank, file, thread, pid, tid, thread_name)
 //   events(rank, file, row, kind, cat_id, name_id, thread, stream, ts_ns, dur_ns, correlation,
 //          external_id, step, link_row, parent_row, depth)   the rows `events` would print
-//   kernels(rank, file, row, name_id, stream, ts_ns, dur_ns, launch_row, op_row, tensor_cores)
-//          kernels, memcpys and memsets; op_row: the innermost cpu_op around the launch
+//   kernels(rank, file, row, kind, name_id, stream, ts_ns, dur_ns, launch_row, op_row, tensor_cores)
+//          kernels, memcpys and memsets (kind tells which); op_row: the innermost cpu_op around the launch
 //   ops(rank, name, calls, host_total_ns, host_self_ns, device_total_ns, device_self_ns)
 //   memory(rank, file, row, ts_ns, device, addr, bytes, total_allocated, total_reserved)
 //   view events_named: events with kind, category and name as text.
@@ -124,8 +124,9 @@ CREATE TABLE threads(rank INTEGER, file INTEGER, thread INTEGER, pid TEXT, tid T
 CREATE TABLE events(rank INTEGER, file INTEGER, row INTEGER, kind INTEGER, cat_id INTEGER, name_id INTEGER,
   thread INTEGER, stream INTEGER, ts_ns INTEGER, dur_ns INTEGER, correlation INTEGER, external_id INTEGER,
   step INTEGER, link_row INTEGER, parent_row INTEGER, depth INTEGER, PRIMARY KEY(rank, file, row)) WITHOUT ROWID;
-CREATE TABLE kernels(rank INTEGER, file INTEGER, row INTEGER, name_id INTEGER, stream INTEGER, ts_ns INTEGER,
-  dur_ns INTEGER, launch_row INTEGER, op_row INTEGER, tensor_cores INTEGER, PRIMARY KEY(rank, file, row)) WITHOUT ROWID;
+CREATE TABLE kernels(rank INTEGER, file INTEGER, row INTEGER, kind INTEGER, name_id INTEGER, stream INTEGER,
+  ts_ns INTEGER, dur_ns INTEGER, launch_row INTEGER, op_row INTEGER, tensor_cores INTEGER,
+  PRIMARY KEY(rank, file, row)) WITHOUT ROWID;
 CREATE TABLE ops(rank INTEGER, name TEXT, calls INTEGER, host_total_ns INTEGER, host_self_ns INTEGER,
   device_total_ns INTEGER, device_self_ns INTEGER);
 CREATE TABLE memory(rank INTEGER, file INTEGER, row INTEGER, ts_ns INTEGER, device TEXT, addr INTEGER, bytes INTEGER,
@@ -172,7 +173,7 @@ void fill(Db& db, const Run& run, EventMatcher& matcher, int onlyRank)
     sqlite3_stmt* file = db.prepare("INSERT INTO files VALUES(?1, ?2, ?3)");
     sqlite3_stmt* thread = db.prepare("INSERT INTO threads VALUES(?1, ?2, ?3, ?4, ?5, ?6)");
     sqlite3_stmt* event = db.prepare("INSERT INTO events VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
-    sqlite3_stmt* kernel = db.prepare("INSERT INTO kernels VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    sqlite3_stmt* kernel = db.prepare("INSERT INTO kernels VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
     sqlite3_stmt* memory = db.prepare("INSERT INTO memory VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
     std::vector<uint8_t> tensorCores(run.strings.size() + 1, 0);
     for (size_t f = 0; f < run.ranks.size() && db.ok(); ++f) {
@@ -226,13 +227,14 @@ void fill(Db& db, const Run& run, EventMatcher& matcher, int onlyRank)
                 bind(kernel, 1, rank.rank);
                 bind(kernel, 2, fileIndex);
                 bind(kernel, 3, e);
-                bindOptional(kernel, 4, t.name[i].value, bool(t.name[i]));
-                bind(kernel, 5, t.stream[i]);
-                bind(kernel, 6, t.tsNs[i] - run.minTsNs);
-                bind(kernel, 7, t.durNs[i]);
-                bindOptional(kernel, 8, launch, launch != kNoEvent);
-                bindOptional(kernel, 9, op, op != kNoEvent);
-                bind(kernel, 10, tc == 2 ? 1 : 0);
+                bind(kernel, 4, static_cast<int64_t>(eventClass(t, i)));  // kernel, memcpy or memset (kinds)
+                bindOptional(kernel, 5, t.name[i].value, bool(t.name[i]));
+                bind(kernel, 6, t.stream[i]);
+                bind(kernel, 7, t.tsNs[i] - run.minTsNs);
+                bind(kernel, 8, t.durNs[i]);
+                bindOptional(kernel, 9, launch, launch != kNoEvent);
+                bindOptional(kernel, 10, op, op != kNoEvent);
+                bind(kernel, 11, tc == 2 ? 1 : 0);
                 db.step(kernel);
             }
         }

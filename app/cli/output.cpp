@@ -247,7 +247,8 @@ std::string renderTable(const Table& table, OutputFormat format, const Invocatio
     case OutputFormat::Table: {
         std::vector<std::string> left = writeAligned(
             table, text,
-            {.width = tableWidth(invocation), .fullNames = invocation.common.fullNames, .dropFirst = style.dropFirst});
+            {.width = tableWidth(invocation), .fullNames = invocation.common.fullNames, .dropFirst = style.dropFirst,
+             .keep = style.keep});
         if (dropped)
             dropped->insert(dropped->end(), left.begin(), left.end());
         break;

@@ -11,8 +11,13 @@
 #include <CLI/CLI.hpp>
 
 #include <QApplication>
+#include <QDir>
+#include <QFile>
 
 #include <iostream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace kscope::cli {
 
@@ -28,6 +33,15 @@ int runReport(const Invocation& invocation, const ReportArgs& args)
     // No display is needed: a report is drawn offscreen unless the caller chose a platform.
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Without XDG_RUNTIME_DIR (cron, CI, sudo) Qt prints a warning on every run, though the
+    // offscreen platform uses none: give it a private one, owned by us and 0700 as Qt demands.
+    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
+        const QByteArray dir = QFile::encodeName(QDir::tempPath()) + "/runtime-kinetoscope-" + QByteArray::number(::getuid());
+        ::mkdir(dir.constData(), 0700);
+        struct stat st {};
+        if (::lstat(dir.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() && (st.st_mode & 077) == 0)
+            qputenv("XDG_RUNTIME_DIR", dir);
+    }
     static int argc = 1;
     static char name[] = "kinetoscope-cli";
     static char* argv[] = {name, nullptr};
@@ -64,7 +78,7 @@ int runReport(const Invocation& invocation, const ReportArgs& args)
 Action setupReport(CLI::App& app, const Invocation& invocation)
 {
     auto args = std::make_shared<ReportArgs>();
-    app.add_option("--out", args->out, "folder to write the report into (created if missing)")->required();
+    app.add_option("--out,-o,--output", args->out, "folder to write the report into (created if missing)")->required();
     app.add_option("--compare", args->compare, "a second run: the Comparison view shows both");
     return [&invocation, args] { return runReport(invocation, *args); };
 }

@@ -21,6 +21,7 @@ class TestReport : public QObject {
 private slots:
     void writesEveryChartAndTable();
     void missingRunFails();
+    void quietWithoutRuntimeDir();
 };
 
 void TestReport::writesEveryChartAndTable()
@@ -68,6 +69,19 @@ void TestReport::missingRunFails()
     QVERIFY(code != 0);
     QVERIFY(output.empty());
     QVERIFY(!std::filesystem::exists(dir / "out" / "index.html"));
+}
+
+// [trust] 14: no Qt warning about XDG_RUNTIME_DIR (cron and CI have none); -o is --out.
+void TestReport::quietWithoutRuntimeDir()
+{
+    const auto dir = scratchDir("kscope-report-quiet");
+    std::string output;
+    const int code = runCommand("env -u XDG_RUNTIME_DIR " + cliPath().string() + " report " + KSCOPE_SAMPLE_RUN_DIR +
+                                    " -o " + (dir / "out").string() + " 2>&1 >/dev/null",
+                                output);
+    QCOMPARE(code, 0);
+    QVERIFY2(output.find("XDG_RUNTIME_DIR") == std::string::npos, output.c_str());
+    QVERIFY(std::filesystem::exists(dir / "out" / "index.html"));
 }
 
 QTEST_MAIN(TestReport)
