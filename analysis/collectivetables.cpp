@@ -13,13 +13,6 @@ namespace kscope {
 
 namespace {
 
-Table withNotes(Table table, const Collectives& result)
-{
-    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
-    if (!result.error.empty())
-        table.notes.push_back("no result: " + result.error);
-    return table;
-}
 
 Cell bandwidthCell(double gbps)
 {

@@ -17,20 +17,7 @@ namespace kscope {
 
 namespace {
 
-template <typename Result>
-Table withNotes(Table table, const Result& result)
-{
-    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
-    if (!result.error.empty())
-        table.notes.push_back("no result: " + result.error);
-    return table;
-}
 
-// A name column, or the unit-free HTA name in HTA's mode.
-std::string us(bool htaCompat, const std::string& name)
-{
-    return htaCompat ? name : name + " (us)";
-}
 
 // Times as HTA prints them: microseconds since the run's first event.
 Cell sinceStart(const Run& run, int64_t ns)
@@ -67,7 +54,7 @@ Table launchStatsTable(const Run& run, const LaunchStats& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"rank", "correlation", us(hta, "cpu_duration"), us(hta, "gpu_duration"), us(hta, "launch_delay")};
+    table.columns = {"rank", "correlation", usColumn(hta, "cpu_duration"), usColumn(hta, "gpu_duration"), usColumn(hta, "launch_delay")};
     if (!hta)
         table.columns.insert(table.columns.end(), {"launch_api", "stream", "name"});
     for (const RankLaunchStats& r : result.ranks)
@@ -176,7 +163,7 @@ Table queueSeriesTable(const Run& run, const QueueLength& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"rank", us(hta, "ts"), "pid", "tid", "stream", "queue_length"};
+    table.columns = {"rank", usColumn(hta, "ts"), "pid", "tid", "stream", "queue_length"};
     for (const QueueSeries& s : result.series) {
         const RankTrace* rank = run.findRank(s.rank);
         const Cell pid = pidCell(run, rank, s.thread);
@@ -192,7 +179,7 @@ Table queueBlockedTable(const QueueLength& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"rank", "stream", us(hta, "duration_at_max_queue_length"), "relative_duration_at_max_queue_length"};
+    table.columns = {"rank", "stream", usColumn(hta, "duration_at_max_queue_length"), "relative_duration_at_max_queue_length"};
     for (const QueueBlocked& b : result.blocked)
         table.addRow({int64_t{b.rank}, int64_t{b.stream}, microsCell(b.durationNs), numberCell(b.relative)});
     Table out = withNotes(std::move(table), result);
@@ -230,7 +217,7 @@ Table memoryBwSeriesTable(const Run& run, const MemoryBandwidth& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"rank", us(hta, "ts"), "pid", "name", hta ? "memory_bw_gbps" : "memory_bw (GB/s)"};
+    table.columns = {"rank", usColumn(hta, "ts"), "pid", "name", hta ? "memory_bw_gbps" : "memory_bw (GB/s)"};
     for (const MemoryBwSeries& s : result.series) {
         const Cell pid = pidCell(run, run.findRank(s.rank), s.thread);
         for (size_t i = 0; i < s.tsNs.size(); ++i)
@@ -254,7 +241,7 @@ Table cuptiCountersTable(const Run& run, const CuptiCounters& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"name", us(hta, "ts"), us(hta, "dur")};
+    table.columns = {"name", usColumn(hta, "ts"), usColumn(hta, "dur")};
     table.columns.insert(table.columns.end(), result.counterNames.begin(), result.counterNames.end());
     table.columns.insert(table.columns.end(), {"op_stack", "top_level_op", "bottom_level_op", "rank", "flops",
                                                "flops_per_s", "dram_bytes", "arithmetic_intensity",

@@ -11,14 +11,6 @@ namespace kscope {
 
 namespace {
 
-template <typename Result>
-Table withNotes(Table table, const Result& result)
-{
-    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
-    if (!result.error.empty())
-        table.notes.push_back("no result: " + result.error);
-    return table;
-}
 
 Cell since(const Run& run, int64_t ns)
 {

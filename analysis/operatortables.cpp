@@ -13,14 +13,6 @@ namespace kscope {
 
 namespace {
 
-template <typename Result>
-Table withNotes(Table table, const Result& result)
-{
-    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
-    if (!result.error.empty())
-        table.notes.push_back("no result: " + result.error);
-    return table;
-}
 
 Cell pctg(int64_t part, int64_t whole)
 {

@@ -15,20 +15,7 @@ namespace kscope {
 
 namespace {
 
-template <typename Result>
-Table withNotes(Table table, const Result& result)
-{
-    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
-    if (!result.error.empty())
-        table.notes.push_back("no result: " + result.error);
-    return table;
-}
 
-// A unit-free HTA column name, with its unit in the default mode.
-std::string us(bool htaCompat, const std::string& name)
-{
-    return htaCompat ? name : name + " (us)";
-}
 
 Cell sinceStart(const Run& run, int64_t ns)
 {
@@ -79,8 +66,8 @@ Table opKernelsTable(const Run& run, const OpKernels& result)
 {
     const bool hta = result.htaCompat;
     Table table;
-    table.columns = {"rank", "aten_op_name", "kernel_sequence", "occurrence_count", us(hta, "avg_aten_op_launch_delay"),
-                     us(hta, "avg_runtime_delay")};
+    table.columns = {"rank", "aten_op_name", "kernel_sequence", "occurrence_count", usColumn(hta, "avg_aten_op_launch_delay"),
+                     usColumn(hta, "avg_runtime_delay")};
     for (const OpKernelRow& r : result.rows)
         table.addRow({rankCell(r.rank), std::string(run.str(r.op)), kernelSequenceText(run, r), Cell{r.count},
                       microsCell(r.avgOpLaunchDelayNs), microsCell(r.avgRuntimeDelayNs)});
@@ -109,7 +96,7 @@ Table annotatedKernelsTable(const Run& run, const AnnotatedKernels& result)
     const bool hta = result.htaCompat;
     Table table;
     // HTA's frame has every trace column; these are the ones that say which kernel and where.
-    table.columns = {"rank", us(hta, "ts"), us(hta, "dur"), "stream", "correlation", hta ? "s_name" : "name",
+    table.columns = {"rank", usColumn(hta, "ts"), usColumn(hta, "dur"), "stream", "correlation", hta ? "s_name" : "name",
                      hta ? "s_user_annotation" : "user_annotation"};
     const RankTrace* rank = nullptr;
     for (const AnnotatedKernel& k : result.kernels) {

@@ -40,6 +40,22 @@ struct AlignedOptions {
     // Columns never left out: what the rows are sorted by and what names them.
     std::vector<std::string> keep;
 };
+// The table with the result's notes and, when the analysis gave no result, why ("no result: ...").
+template <typename Result>
+Table withNotes(Table table, const Result& result)
+{
+    table.notes.insert(table.notes.end(), result.notes.begin(), result.notes.end());
+    if (!result.error.empty())
+        table.notes.push_back("no result: " + result.error);
+    return table;
+}
+
+// A column's name with its unit in the default mode, HTA's unit-free name in its mode.
+inline std::string usColumn(bool htaCompat, const std::string& name)
+{
+    return htaCompat ? name : name + " (us)";
+}
+
 // Returns the columns left out to fit the width.
 std::vector<std::string> writeAligned(const Table& table, std::ostream& out, const AlignedOptions& options = {});
 

@@ -16,15 +16,6 @@ namespace kscope {
 
 namespace {
 
-template <typename Result>
-Table withOutcome(Table table, const Result& result)
-{
-    for (const std::string& note : result.notes)
-        table.notes.push_back(note);
-    if (!result.error.empty())
-        table.notes.push_back("no result: " + result.error);
-    return table;
-}
 
 } // namespace
 
@@ -37,7 +28,7 @@ Table temporalTable(const TemporalBreakdown& result)
         table.addRow({int64_t{row.rank}, microsCell(row.idleNs), microsCell(row.computeNs),
                       microsCell(row.nonComputeNs), microsCell(row.spanNs), numberCell(row.idlePctg),
                       numberCell(row.computePctg), numberCell(row.nonComputePctg)});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table kernelTypesTable(const KernelBreakdown& result)
@@ -46,7 +37,7 @@ Table kernelTypesTable(const KernelBreakdown& result)
     table.columns = {"kernel_type", result.htaCompat ? "sum" : "sum (us)", "percentage"};
     for (const KernelTypeShare& share : result.types)
         table.addRow({share.kernelType, microsCell(share.sumNs), numberCell(share.percentage)});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table kernelsTable(const Run& run, const KernelBreakdown& result)
@@ -58,7 +49,7 @@ Table kernelsTable(const Run& run, const KernelBreakdown& result)
         table.addRow({std::string(rowName(run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
                       microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
                       std::string(toString(row.type)), int64_t{row.rank}});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
@@ -79,7 +70,7 @@ Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
                           d.outlierCount, outliers, numberCell(kernel.spread)});
         }
     }
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table idleTable(const IdleTime& result)
@@ -90,7 +81,7 @@ Table idleTable(const IdleTime& result)
     for (const IdleTimeRow& row : result.rows)
         table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
                       microsCell(row.idleNs), numberCell(row.ratio)});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table idleHistogramTable(const IdleHistogram& result)
@@ -102,7 +93,7 @@ Table idleHistogramTable(const IdleHistogram& result)
             for (size_t b = 0; b < result.counts[c].size(); ++b)
                 table.addRow({int64_t{result.rank}, std::string(toString(static_cast<IdleCategory>(c))),
                               result.edgesUs[b], result.edgesUs[b + 1], result.counts[c][b]});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table overlapTable(const Overlap& result)
@@ -111,7 +102,7 @@ Table overlapTable(const Overlap& result)
     table.columns = {"rank", "comp_comm_overlap_pctg"};
     for (const OverlapRow& row : result.rows)
         table.addRow({int64_t{row.rank}, numberCell(row.overlapPctg)});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 Table importIssuesTable(const Run& run)
@@ -142,7 +133,7 @@ Table idleStatsTable(const IdleTime& result)
         table.addRow({int64_t{s.rank}, int64_t{s.stream}, std::string(toString(s.category)), s.count,
                       numberCell(s.meanUs), numberCell(s.stdUs), numberCell(s.minUs), numberCell(s.p25Us),
                       numberCell(s.p50Us), numberCell(s.p75Us), numberCell(s.maxUs)});
-    return withOutcome(std::move(table), result);
+    return withNotes(std::move(table), result);
 }
 
 std::vector<std::string> loadOutcomeNotes(const Run& run)

@@ -74,6 +74,9 @@ RunSummary summarizeRun(const Run& run)
         summary.streams += r.streams;
         summary.maxStreamsPerRank = std::max(summary.maxStreamsPerRank, r.streams);
         summary.compressedBytes += rank.compressedBytes;
+        summary.eventsTrimmed += rank.eventsTrimmed;
+        summary.gpuEventsTrimmed += rank.gpuEventsTrimmed;
+        summary.memoryEventsTrimmed += rank.memoryEventsTrimmed;
     }
     summary.steps.assign(steps.begin(), steps.end());
     if (first != INT64_MAX) {

@@ -39,6 +39,8 @@ struct RunSummary {
     int streams = 0;                   // distinct (rank, stream) pairs
     int maxStreamsPerRank = 0;
     uint64_t compressedBytes = 0;
+    // What HTA's last-step trimming left out of the ranks (every answer lacks it).
+    uint64_t eventsTrimmed = 0, gpuEventsTrimmed = 0, memoryEventsTrimmed = 0;
     std::vector<RankSummary> perRank;  // in the run's rank order
 };
 

@@ -48,8 +48,8 @@ Table infoTable(const Run& run)
     const std::vector<ImportIssueRow> issues = importIssueRows(run);
     Table table;
     table.columns = {"rank", "file", "events", "gpu_kernels", "memcpy", "memset", "cpu_ops", "runtime_calls",
-                     "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", "span (us)", "steps",
-                     "import_issues"};
+                     "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", "start (us)", "span (us)",
+                     "steps", "import_issues"};
     auto count = [](uint64_t n) { return Cell{static_cast<int64_t>(n)}; };
     for (const RankSummary& r : summary.perRank) {
         const bool timed = r.hasTimedEvents;
@@ -57,9 +57,15 @@ Table infoTable(const Run& run)
                       count(r.memcpy), count(r.memset), count(r.cpuOps), count(r.runtimeCalls),
                       int64_t{r.streams}, r.deviceName, std::string(toString(r.deviceType)),
                       timed ? Cell{r.firstNs} : Cell{}, timed ? Cell{r.lastNs} : Cell{},
+                      timed ? Cell{static_cast<double>(r.firstNs - run.minTsNs) / 1000.0} : Cell{},
                       timed ? Cell{static_cast<double>(r.lastNs - r.firstNs) / 1000.0} : Cell{}, stepRange(r.steps),
                       issuesOf(issues, r.file)});
     }
+    // first_ts_ns is a rank's own first event; every µs column of every command counts from the
+    // run's (ranks left out with --ranks included, after HTA's rounding in its mode).
+    if (!summary.perRank.empty())
+        table.notes.push_back("times in us, here (start) and in every command, count from the run's earliest event at " +
+                              std::to_string(run.minTsNs) + " ns");
     // Failed files and skipped *.json are notes of every command (withLoadOutcome); info also
     // lists the other files it skipped.
     for (const SkippedFile& skipped : run.skippedFiles) {
@@ -73,7 +79,7 @@ Table infoTable(const Run& run)
 Action setupInfo(CLI::App&, const Invocation& invocation)
 {
     return [&invocation] {
-        const TableStyle style{.dropFirst = {"first_ts_ns", "last_ts_ns", "device_type", "runtime_calls", "cpu_ops",
+        const TableStyle style{.dropFirst = {"first_ts_ns", "last_ts_ns", "start (us)", "device_type", "runtime_calls", "cpu_ops",
                                              "memset", "memcpy", "file", "events", "device_name", "span (us)",
                                              "steps", "gpu_kernels", "streams"}};
         return runAnalysis(invocation, infoTable, style);

@@ -497,10 +497,10 @@ void TestViewTransitions::aThrowingAnalysisSaysWhy()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     int calls = 0;
-    const AnalysisRequest request{QStringLiteral("throws"), [&calls](const Run&) -> AnyResult {
-                                      ++calls;
-                                      throw std::out_of_range("row 12 of rank 3");
-                                  }};
+    const AnalysisRequest request = analysisRequest("throws", NoOptions{}, [&calls](const Run&, NoOptions) -> int {
+        ++calls;
+        throw std::out_of_range("row 12 of rank 3");
+    });
     QSignalSpy ready(w().session(), &RunSession::resultReady);
     QVERIFY(!w().session()->request(request));
     QVERIFY(ready.wait(kUiTimeoutMs));

@@ -231,14 +231,7 @@ QString RunSession::cacheKey(const QString& key, bool comparison) const
 
 QString RunSession::cacheKey(const AnalysisRequest& request) const { return cacheKey(request.key, bool(request.compare)); }
 
-AnyResult RunSession::cached(const QString& key) const
-{
-    if (const auto it = m_results.constFind(cacheKey(key, false)); it != m_results.cend())
-        return *it;
-    return m_results.value(cacheKey(key, true));
-}
-
-AnyResult RunSession::request(const AnalysisRequest& request)
+CachedResultPtr RunSession::request(const AnalysisRequest& request)
 {
     const bool comparison = bool(request.compare);
     if (comparison ? !(m_sides[0].run && m_sides[1].run) : !m_slice)
@@ -287,7 +280,7 @@ AnyResult RunSession::request(const AnalysisRequest& request)
     return nullptr;
 }
 
-RunSession::Outcome RunSession::guarded(const std::function<AnyResult()>& compute)
+RunSession::Outcome RunSession::guarded(const std::function<CachedResultPtr()>& compute)
 {
     // An exception must not cross into the event loop (it would end the program): it becomes
     // the view's message.

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "session/analysisrequest.h"
 #include "session/selectionmodel.h"
 
 #include <QHash>
@@ -15,38 +16,6 @@
 namespace kscope {
 
 struct Run;
-
-// A result of any analysis, as the session caches it; views cast it back to what they asked for.
-using AnyResult = std::shared_ptr<const void>;
-
-// One analysis a view needs: a key naming the analysis and its options ("idle|rank=3|delay=30"),
-// and the pure function that computes it, either from the slice the views show (compute) or
-// from both runs of a comparison, whole (compare).
-struct AnalysisRequest {
-    QString key;
-    std::function<AnyResult(const Run&)> compute;
-    std::function<AnyResult(const Run& control, const Run& test)> compare = {};
-};
-
-// Wraps an analysis function returning a value into a request on the shown slice.
-template <typename Result, typename Compute>
-AnalysisRequest analysisRequest(QString key, Compute compute)
-{
-    return {std::move(key), [compute = std::move(compute)](const Run& run) -> AnyResult {
-                return std::make_shared<const Result>(compute(run));
-            }};
-}
-
-// Wraps a two-run analysis (control, test) into a request on both runs.
-template <typename Result, typename Compare>
-AnalysisRequest comparisonRequest(QString key, Compare compare)
-{
-    AnalysisRequest request{std::move(key), {}};
-    request.compare = [compare = std::move(compare)](const Run& control, const Run& test) -> AnyResult {
-        return std::make_shared<const Result>(compare(control, test));
-    };
-    return request;
-}
 
 // Which of the two runs single-run views show.
 enum class RunSide : int { Control = 0, Test = 1 };
@@ -100,8 +69,13 @@ public:
 
     // The cached result for the current state, or null after starting its computation (once);
     // resultReady(key) follows when it is there. A comparison request without a test run stays null.
-    AnyResult request(const AnalysisRequest& request);
-    AnyResult cached(const QString& key) const;
+    CachedResultPtr request(const AnalysisRequest& request);
+    // The result if it is cached for the current state, without starting anything.
+    template <typename Result>
+    std::shared_ptr<const Result> cached(const Request<Result>& request) const
+    {
+        return resultAs<Result>(m_results.value(cacheKey(request.erased)));
+    }
     // Why the request's analysis failed (it threw: out of memory, a defect), or empty. A failed
     // analysis is not retried for the same state; its view says why instead of computing forever.
     QString failure(const AnalysisRequest& request) const;
@@ -119,10 +93,10 @@ signals:
 
 private:
     struct Outcome {
-        AnyResult result;
+        CachedResultPtr result;
         QString error;  // set when result is null
     };
-    static Outcome guarded(const std::function<AnyResult()>& compute);
+    static Outcome guarded(const std::function<CachedResultPtr()>& compute);
 
     struct Side {
         std::shared_ptr<const Run> run;
@@ -149,7 +123,7 @@ private:
     quint64 m_nextGeneration = 0;
     quint64 m_sliceGeneration = 0;
     int m_computed = 0;
-    QHash<QString, AnyResult> m_results;  // "<side generation>|step=N|key" or "cmp|<gen>|<gen>|key"
+    QHash<QString, CachedResultPtr> m_results;  // "<side generation>|step=N|key" or "cmp|<gen>|<gen>|key"
     QHash<QString, QString> m_failures;   // same keys: what the analysis threw
     QSet<QString> m_inFlight;
     QSet<QString> m_cutting;  // step slices being cut: "<side generation>|<step>"

@@ -102,7 +102,7 @@ void AnalysisView::tryPresent()
     ResultSet results;
     QStringList missing;
     for (const AnalysisRequest& request : wanted) {
-        if (AnyResult result = m_session->request(request)) {
+        if (CachedResultPtr result = m_session->request(request)) {
             results.insert(request.key, std::move(result));
         } else if (const QString why = m_session->failure(request); !why.isEmpty()) {
             finishWith(tr("Could not compute this view: %1").arg(why));
@@ -206,18 +206,26 @@ void AnalysisView::markRanks(ChartView* chart) const
     chart->setHighlightedIds(selection()->ranks());
 }
 
-AnalysisRequest AnalysisView::stragglersRequest() const
+bool AnalysisView::htaCompat() const
+{
+    const std::shared_ptr<const Run> shown = m_session->slice();
+    return shown ? shown->htaCompat : m_session->htaCompat();
+}
+
+Request<Stragglers> AnalysisView::stragglersRequest() const
 {
     // The whole run, whatever step is selected: stragglers are a property of the steps together.
+    // (The session keys results by the shown run's generation, which names `whole`.)
     const std::shared_ptr<const Run> whole = m_session->run();
-    return analysisRequest<Stragglers>(QStringLiteral("stragglers"), [whole](const Run&) {
-        return potentialStragglers(*whole, {.htaCompat = whole->htaCompat});
-    });
+    return analysisRequest("stragglers-of-whole-run", StragglerOptions{.htaCompat = whole && whole->htaCompat},
+                           [whole](const Run&, const StragglerOptions& options) {
+                               return potentialStragglers(*whole, options);
+                           });
 }
 
 QString AnalysisView::stragglersNote(const ResultSet& results) const
 {
-    const auto stragglers = results.share<Stragglers>(QStringLiteral("stragglers"));
+    const auto stragglers = results.share(stragglersRequest());
     if (!stragglers || stragglers->ranks.empty())
         return {};
     QStringList ranks;

@@ -4,6 +4,7 @@
 #include "views/viewspec.h"
 
 #include "analysis/resulttable.h"
+#include "analysis/steps.h"
 
 #include <QHash>
 #include <QList>
@@ -14,24 +15,28 @@ namespace kscope {
 class ChartView;
 class ResultTableView;
 
-// The results a view asked for, all of the session's current slice.
+// The results a view asked for, all of the session's current slice, read back by the requests
+// that asked for them (typed: a result of another type is an error, not a cast).
 class ResultSet {
 public:
-    void insert(const QString& key, AnyResult result) { m_results.insert(key, std::move(result)); }
+    void insert(const QString& key, CachedResultPtr result) { m_results.insert(key, std::move(result)); }
     template <typename Result>
-    const Result& get(const QString& key) const
+    const Result& get(const Request<Result>& request) const
     {
-        return *static_cast<const Result*>(m_results.value(key).get());
+        const std::shared_ptr<const Result> result = share(request);
+        if (!result)
+            throw std::logic_error("no result for " + request.key().toStdString());
+        return *result;
     }
     template <typename Result>
-    std::shared_ptr<const Result> share(const QString& key) const
+    std::shared_ptr<const Result> share(const Request<Result>& request) const
     {
-        return std::static_pointer_cast<const Result>(m_results.value(key));
+        return resultAs<Result>(m_results.value(request.key()));
     }
     bool isEmpty() const { return m_results.isEmpty(); }
 
 private:
-    QHash<QString, AnyResult> m_results;
+    QHash<QString, CachedResultPtr> m_results;
 };
 
 // A table a view exports: its file stem and the rows (Export All, File > Export Table).
@@ -103,9 +108,11 @@ protected:
     QList<int> partialRanks() const;
     // A per-rank chart after drawing: partial ranks hatched, the selection highlighted.
     void markRanks(ChartView* chart) const;
+    // The mode of the slice requests are computed on (its run was loaded in it).
+    bool htaCompat() const;
     // HTA's potential stragglers of the whole shown run, one result shared by every view that
-    // marks them (key "stragglers"), and the footnote that names them.
-    AnalysisRequest stragglersRequest() const;
+    // marks them, and the footnote that names them.
+    Request<Stragglers> stragglersRequest() const;
     QString stragglersNote(const ResultSet& results) const;
     QString option(const QString& name, const QVariant& fallback) const;
     double numberOption(const QString& name, double fallback) const;

@@ -26,7 +26,6 @@ namespace kscope {
 
 namespace {
 
-const QString kCollectivesKey = QStringLiteral("collectives");
 
 QString ranksText(const std::vector<int>& ranks)
 {
@@ -89,16 +88,16 @@ public:
 protected:
     QList<AnalysisRequest> requests() const override
     {
-        return {analysisRequest<Collectives>(kCollectivesKey, [](const Run& run) {
-            CollectiveOptions options;
-            options.htaCompat = run.htaCompat;
-            return matchCollectives(run, options);
-        })};
+        return {collectivesRequest()};
+    }
+    Request<Collectives> collectivesRequest() const
+    {
+        return analysisRequest("collectives", CollectiveOptions{.htaCompat = htaCompat()}, matchCollectives);
     }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<Collectives>(kCollectivesKey);
+        m_result = results.share(collectivesRequest());
         const Collectives& c = *m_result;
         drawBars(*m_bars, collectiveWaitBars(c));
         markRanks(m_bars);

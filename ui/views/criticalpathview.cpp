@@ -136,51 +136,43 @@ protected:
             o.annotation = annotation.toStdString();
         o.instanceStart = o.instanceEnd = int(numberOption(kInstance, 0));
         o.rank = shownRank();
+        o.htaCompat = htaCompat();
         return o;
     }
 
-    QString window() const
+    Request<CriticalPath> pathRequest() const { return analysisRequest("critical-path", options(), criticalPath); }
+    // Every rank's path in the same window: the options without a rank.
+    CriticalPathOptions windowOptions() const
     {
-        const CriticalPathOptions o = options();
-        return QStringLiteral("%1|%2").arg(fmt::qstr(o.annotation.value_or("\x01"))).arg(o.instanceStart);
+        CriticalPathOptions o = options();
+        o.rank = -1;
+        return o;
     }
-    QString pathKey() const { return QStringLiteral("critical-path|rank=%1|window=%2").arg(shownRank()).arg(window()); }
-    QString summariesKey() const { return QStringLiteral("critical-path-summaries|window=%1").arg(window()); }
-    QString crossKey() const { return QStringLiteral("critical-path-ranks|window=%1").arg(window()); }
+    Request<RankPathSummaries> summariesRequest() const
+    {
+        return analysisRequest("critical-path-of-each-rank", windowOptions(), [](const Run& run, const CriticalPathOptions& o) {
+            RankPathSummaries paths;
+            for (const RankTrace& rank : run.ranks) {
+                CriticalPathOptions each = o;
+                each.rank = rank.rank;
+                const CriticalPath path = criticalPath(run, each);
+                paths.ranks.push_back({rank.rank, path.lengthNs, path.summary, path.error});
+            }
+            return paths;
+        });
+    }
+    Request<CrossRankPath> crossRequest() const
+    {
+        return analysisRequest("critical-path-across-ranks", windowOptions(), criticalPathAllRanks);
+    }
 
-    QList<AnalysisRequest> requests() const override
-    {
-        const CriticalPathOptions o = options();
-        return {analysisRequest<CriticalPath>(pathKey(),
-                                              [o](const Run& run) {
-                                                  CriticalPathOptions shown = o;
-                                                  shown.htaCompat = run.htaCompat;
-                                                  return criticalPath(run, shown);
-                                              }),
-                analysisRequest<RankPathSummaries>(summariesKey(),
-                                                   [o](const Run& run) {
-                                                       RankPathSummaries paths;
-                                                       for (const RankTrace& rank : run.ranks) {
-                                                           CriticalPathOptions each = o;
-                                                           each.htaCompat = run.htaCompat;
-                                                           each.rank = rank.rank;
-                                                           const CriticalPath path = criticalPath(run, each);
-                                                           paths.ranks.push_back({rank.rank, path.lengthNs, path.summary, path.error});
-                                                       }
-                                                       return paths;
-                                                   }),
-                analysisRequest<CrossRankPath>(crossKey(), [o](const Run& run) {
-                    CriticalPathOptions all = o;
-                    all.htaCompat = run.htaCompat;
-                    return criticalPathAllRanks(run, all);
-                })};
-    }
+    QList<AnalysisRequest> requests() const override { return {pathRequest(), summariesRequest(), crossRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_path = results.share<CriticalPath>(pathKey());
-        m_summaries = results.share<RankPathSummaries>(summariesKey());
-        m_cross = results.share<CrossRankPath>(crossKey());
+        m_path = results.share(pathRequest());
+        m_summaries = results.share(summariesRequest());
+        m_cross = results.share(crossRequest());
         {
             const QSignalBlocker a(m_annotation), b(m_instance);
             m_annotation->setText(option(kAnnotation, QString()));

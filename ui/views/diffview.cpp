@@ -32,7 +32,6 @@ namespace {
 const QString kDevice = QStringLiteral("device");
 const QString kShortNames = QStringLiteral("shortNames");
 const QString kAllRanksSteps = QStringLiteral("allRanksAndSteps");
-const QString kSummaryKey = QStringLiteral("diff-summary");
 
 // Which rows of the ops table to show, by how an op changed between the runs.
 enum class ChangeFilter { All, Added, Deleted, Changed, Unchanged };
@@ -135,36 +134,27 @@ protected:
         return o;
     }
 
-    QString comparisonKey() const
+    bool controlHtaCompat() const
     {
-        const TraceDiffOptions o = diffOptions();
-        const auto list = [](const std::vector<int>& v) {
-            QStringList parts;
-            for (int x : v)
-                parts << QString::number(x);
-            return parts.join(QLatin1Char(','));
-        };
-        return QStringLiteral("diff|device=%1|short=%2|all=%3|ranks=%4|steps=%5")
-            .arg(int(o.device))
-            .arg(o.shortNames)
-            .arg(o.allRanks)
-            .arg(list(o.controlRanks), list(o.controlSteps));
+        const auto control = session()->controlRun();
+        return control && control->htaCompat;
+    }
+    Request<TraceComparison> comparisonRequest() const
+    {
+        TraceDiffOptions o = diffOptions();
+        o.htaCompat = controlHtaCompat();
+        return kscope::comparisonRequest("diff", o, compareTraces);
+    }
+    Request<DiffSummary> summaryRequest() const
+    {
+        return kscope::comparisonRequest("diff-summary", DiffSummaryOptions{.htaCompat = controlHtaCompat()}, diffSummary);
     }
 
     QList<AnalysisRequest> requests() const override
     {
         if (!session()->testRun())
             return {};
-        const TraceDiffOptions o = diffOptions();
-        return {comparisonRequest<TraceComparison>(comparisonKey(),
-                                                   [o](const Run& control, const Run& test) {
-                                                       TraceDiffOptions options = o;
-                                                       options.htaCompat = control.htaCompat;
-                                                       return compareTraces(control, test, options);
-                                                   }),
-                comparisonRequest<DiffSummary>(kSummaryKey, [](const Run& control, const Run& test) {
-                    return diffSummary(control, test, {.htaCompat = control.htaCompat});
-                })};
+        return {comparisonRequest(), summaryRequest()};
     }
 
     void present(const ResultSet& results) override
@@ -174,8 +164,8 @@ protected:
             return;
         }
         syncControls();
-        m_comparison = results.share<TraceComparison>(comparisonKey());
-        m_summary = results.share<DiffSummary>(kSummaryKey);
+        m_comparison = results.share(comparisonRequest());
+        m_summary = results.share(summaryRequest());
         const QString control = session()->label(RunSide::Control), test = session()->label(RunSide::Test);
         drawBars(*m_chart, opChangeBars(*m_comparison, control, test, 8));
         m_ops->setWideColumn(m_comparison->shortNames ? QStringLiteral("short_name") : QStringLiteral("name"));

@@ -98,38 +98,33 @@ protected:
         return f;
     }
 
-    QString key() const
-    {
-        const EventFilter f = filter();
-        return QStringLiteral("events|rank=%1|classes=%2|from=%3|to=%4|name=%5")
-            .arg(shownRank())
-            .arg(f.classes)
-            .arg(f.fromNs)
-            .arg(f.toNs)
-            .arg(fmt::qstr(f.nameRegex));
-    }
+    struct EventsOptions {
+        int rank = -1;
+        EventFilter filter;
+    };
 
-    QList<AnalysisRequest> requests() const override
+    Request<SelectedEvents> eventsRequest() const
     {
-        const EventFilter f = filter();
-        return {analysisRequest<SelectedEvents>(key(), [f, rank = shownRank()](const Run& run) {
+        return analysisRequest("events", EventsOptions{shownRank(), filter()}, [](const Run& run, const EventsOptions& o) {
             SelectedEvents selected;
-            const RankTrace* r = run.findRank(rank);
+            const RankTrace* r = run.findRank(o.rank);
             if (!r)
                 return selected;
             selected.eventsOfRank = r->events.size();
-            if (EventMatcher matcher(run, f); !matcher.error().empty()) {
+            if (EventMatcher matcher(run, o.filter); !matcher.error().empty()) {
                 selected.error = matcher.error();
                 return selected;
             }
-            selected.rows = std::make_shared<const std::vector<EventIndex>>(selectEvents(run, *r, f));
+            selected.rows = std::make_shared<const std::vector<EventIndex>>(selectEvents(run, *r, o.filter));
             return selected;
-        })};
+        });
     }
+
+    QList<AnalysisRequest> requests() const override { return {eventsRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<SelectedEvents>(key());
+        m_result = results.share(eventsRequest());
         {
             const QSignalBlocker a(m_kind), b(m_name);
             m_kind->setCurrentIndex(std::max(0, m_kind->findData(option(kKind, QString()))));

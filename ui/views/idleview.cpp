@@ -69,45 +69,34 @@ public:
     }
 
 protected:
-    QString idleKey() const
-    {
-        return QStringLiteral("idle|rank=%1|delay=%2").arg(shownRank()).arg(delayUs());
-    }
-    QString histogramKey() const
-    {
-        return QStringLiteral("idle-hist|rank=%1|delay=%2|log=%3").arg(shownRank()).arg(delayUs()).arg(logBins());
-    }
     double delayUs() const { return numberOption(kDelay, IdleTimeOptions{}.consecutiveKernelDelayUs); }
     bool logBins() const { return boolOption(kLogBins, true); }
 
-    QList<AnalysisRequest> requests() const override
+    Request<IdleTime> idleRequest() const
     {
-        const int rank = shownRank();
-        const double delay = delayUs();
-        const bool log = logBins();
-        return {analysisRequest<IdleTime>(idleKey(),
-                                          [rank, delay](const Run& run) {
-                                              IdleTimeOptions options;
-                                              options.htaCompat = run.htaCompat;
-                                              options.ranks = {rank};
-                                              options.consecutiveKernelDelayUs = delay;
-                                              return idleTimeBreakdown(run, options);
-                                          }),
-                analysisRequest<IdleHistogram>(histogramKey(), [rank, delay, log](const Run& run) {
-                    IdleHistogramOptions options;
-                    options.rank = rank;
-                    options.logScale = log;
-                    options.bins = 40;
-                    options.consecutiveKernelDelayUs = delay;
-                    return idleHistogram(run, options);
-                })};
+        IdleTimeOptions options;
+        options.htaCompat = htaCompat();
+        options.ranks = {shownRank()};
+        options.consecutiveKernelDelayUs = delayUs();
+        return analysisRequest("idle", options, idleTimeBreakdown);
     }
+    Request<IdleHistogram> histogramRequest() const
+    {
+        IdleHistogramOptions options;
+        options.rank = shownRank();
+        options.logScale = logBins();
+        options.bins = 40;
+        options.consecutiveKernelDelayUs = delayUs();
+        return analysisRequest("idle-histogram", options, idleHistogram);
+    }
+
+    QList<AnalysisRequest> requests() const override { return {idleRequest(), histogramRequest()}; }
 
     void present(const ResultSet& results) override
     {
         m_rank = shownRank();
-        m_idle = results.share<IdleTime>(idleKey());
-        m_bins = results.share<IdleHistogram>(histogramKey());
+        m_idle = results.share(idleRequest());
+        m_bins = results.share(histogramRequest());
         m_rankLabel->setText(partialRanks().contains(m_rank)
                                  ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(m_rank)
                                  : tr("<b>Rank %1</b>").arg(m_rank));

@@ -111,28 +111,17 @@ protected:
         o.durationRatio = numberOption(kRatio, o.durationRatio);
         o.numKernels = int(numberOption(kCount, o.numKernels));
         o.includeMemoryKernels = boolOption(kMemory, o.includeMemoryKernels);
+        o.htaCompat = htaCompat();
         return o;
     }
 
-    QString key() const
-    {
-        const KernelBreakdownOptions o = options();
-        return QStringLiteral("kernels|ratio=%1|n=%2|memory=%3").arg(o.durationRatio).arg(o.numKernels).arg(o.includeMemoryKernels);
-    }
+    Request<KernelBreakdown> breakdownRequest() const { return analysisRequest("kernels", options(), kernelBreakdown); }
 
-    QList<AnalysisRequest> requests() const override
-    {
-        KernelBreakdownOptions o = options();
-        return {analysisRequest<KernelBreakdown>(key(), [o](const Run& run) {
-            KernelBreakdownOptions options = o;
-            options.htaCompat = run.htaCompat;
-            return kernelBreakdown(run, options);
-        })};
-    }
+    QList<AnalysisRequest> requests() const override { return {breakdownRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<KernelBreakdown>(key());
+        m_result = results.share(breakdownRequest());
         {
             const KernelBreakdownOptions o = options();
             const QSignalBlocker ratio(m_ratio), count(m_count), memory(m_memory);

@@ -23,7 +23,6 @@ namespace kscope {
 
 namespace {
 
-const QString kTopKey = QStringLiteral("kernel-dist|top");
 
 const KernelDistribution* findKernel(const KernelDistributions& result, quint32 kernel)
 {
@@ -77,25 +76,30 @@ protected:
         return top && !top->kernels.empty() ? top->kernels.front().name.value : 0;
     }
 
-    QString singleKey(quint32 kernel) const { return QStringLiteral("kernel-dist|kernel=%1").arg(kernel); }
+    static Request<KernelDistributions> topRequest()
+    {
+        return analysisRequest("kernel-dist", KernelDistributionOptions{}, kernelDistributions);
+    }
+    static Request<KernelDistributions> singleRequest(quint32 kernel)
+    {
+        return analysisRequest("kernel-dist", KernelDistributionOptions{.kernel = StringId{kernel}, .top = 0},
+                               kernelDistributions);
+    }
 
     QList<AnalysisRequest> requests() const override
     {
-        QList<AnalysisRequest> wanted{analysisRequest<KernelDistributions>(
-            kTopKey, [](const Run& run) { return kernelDistributions(run, {}); })};
+        QList<AnalysisRequest> wanted{topRequest()};
         // Second step, once the top list is there: a kernel outside it is asked for by its id.
-        const auto top = std::static_pointer_cast<const KernelDistributions>(session()->cached(kTopKey));
+        const auto top = session()->cached(topRequest());
         const quint32 kernel = wantedKernel(top.get());
         if (top && kernel != 0 && !findKernel(*top, kernel))
-            wanted.push_back(analysisRequest<KernelDistributions>(singleKey(kernel), [kernel](const Run& run) {
-                return kernelDistributions(run, {.kernel = StringId{kernel}, .top = 0});
-            }));
+            wanted.push_back(singleRequest(kernel));
         return wanted;
     }
 
     void present(const ResultSet& results) override
     {
-        const auto top = results.share<KernelDistributions>(kTopKey);
+        const auto top = results.share(topRequest());
         if (top != m_top) {
             m_top = top;
             m_list->setTable(std::make_shared<Table>(imbalanceTable(*top)), kernelIds(*top));
@@ -107,7 +111,7 @@ protected:
         const quint32 kernel = wantedKernel(top.get());
         const KernelDistributions* source = findKernel(*top, kernel) ? top.get() : nullptr;
         if (!source && kernel != 0)
-            source = &results.get<KernelDistributions>(singleKey(kernel));
+            source = &results.get(singleRequest(kernel));
         const KernelDistribution* k = source ? findKernel(*source, kernel) : nullptr;
         m_shownKernel = k ? kernel : 0;
         if (!k) {

@@ -108,29 +108,18 @@ protected:
         return o;
     }
 
-    QString key() const
+    Request<LaunchStats> launchRequest() const
     {
-        const LaunchStatsOptions o = options();
-        return QStringLiteral("launch|rank=%1|runtime=%2|delay=%3|memory=%4")
-            .arg(o.ranks.front())
-            .arg(o.runtimeCutoffUs)
-            .arg(o.launchDelayCutoffUs)
-            .arg(o.includeMemoryEvents);
+        LaunchStatsOptions o = options();
+        o.htaCompat = htaCompat();
+        return analysisRequest("launch", o, kernelLaunchStats);
     }
 
-    QList<AnalysisRequest> requests() const override
-    {
-        const LaunchStatsOptions o = options();
-        return {analysisRequest<LaunchStats>(key(), [o](const Run& run) {
-            LaunchStatsOptions options = o;
-            options.htaCompat = run.htaCompat;
-            return kernelLaunchStats(run, options);
-        })};
-    }
+    QList<AnalysisRequest> requests() const override { return {launchRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<LaunchStats>(key());
+        m_result = results.share(launchRequest());
         const LaunchStatsOptions o = options();
         {
             const QSignalBlocker a(m_runtimeCutoff), b(m_delayCutoff), c(m_memory);

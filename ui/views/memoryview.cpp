@@ -94,21 +94,19 @@ private:
     }
 
 protected:
-    QString key() const { return QStringLiteral("memory|rank=%1|points=%2").arg(shownRank()).arg(kMaxPoints); }
-
-    QList<AnalysisRequest> requests() const override
+    Request<MemoryTimeline> memoryRequest() const
     {
-        return {analysisRequest<MemoryTimeline>(key(), [rank = shownRank()](const Run& run) {
-            MemoryOptions options;
-            options.ranks = {rank};
-            options.maxPoints = kMaxPoints;
-            return memoryTimeline(run, options);
-        })};
+        MemoryOptions options;
+        options.ranks = {shownRank()};
+        options.maxPoints = kMaxPoints;
+        return analysisRequest("memory", options, memoryTimeline);
     }
+
+    QList<AnalysisRequest> requests() const override { return {memoryRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<MemoryTimeline>(key());
+        m_result = results.share(memoryRequest());
         drawSeries(*m_chart, memorySeriesData(*m_result, slice(), shownRank()));
         m_devices->setTable(std::make_shared<Table>(memorySummaryTable(slice(), *m_result)));
         m_steps->setTable(std::make_shared<Table>(memoryStepsTable(*m_result)));

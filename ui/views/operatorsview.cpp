@@ -112,30 +112,26 @@ protected:
         return shown && !name.isEmpty() ? shown->strings.find(name.toStdString()).value : 0;
     }
 
-    QString operatorsKey() const
+    Request<Operators> operatorsRequest() const { return analysisRequest("operators", options(), operatorStats); }
+    Request<OperatorKernels> kernelsRequest() const
     {
-        const OperatorOptions o = options();
-        return QStringLiteral("operators|rank=%1|by=%2|annotations=%3").arg(o.ranks.front()).arg(toString(o.groupBy)).arg(o.includeAnnotations);
-    }
-    QString kernelsKey() const
-    {
-        return QStringLiteral("operator-kernels|rank=%1|op=%2|annotations=%3").arg(shownRank()).arg(operatorId()).arg(options().includeAnnotations);
+        return analysisRequest("operator-kernels",
+                               OperatorKernelsOptions{.rank = shownRank(), .op = StringId{operatorId()},
+                                                      .includeAnnotations = options().includeAnnotations},
+                               operatorKernels);
     }
 
     QList<AnalysisRequest> requests() const override
     {
-        const OperatorOptions o = options();
-        QList<AnalysisRequest> list{analysisRequest<Operators>(operatorsKey(), [o](const Run& run) { return operatorStats(run, o); })};
-        if (const quint32 op = operatorId())
-            list << analysisRequest<OperatorKernels>(kernelsKey(), [rank = shownRank(), op, annotations = o.includeAnnotations](const Run& run) {
-                return operatorKernels(run, {.rank = rank, .op = StringId{op}, .includeAnnotations = annotations});
-            });
+        QList<AnalysisRequest> list{operatorsRequest()};
+        if (operatorId() != 0)
+            list << kernelsRequest();
         return list;
     }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<Operators>(operatorsKey());
+        m_result = results.share(operatorsRequest());
         const OperatorOptions o = options();
         {
             const QSignalBlocker a(m_groupBy), b(m_annotations);
@@ -148,7 +144,7 @@ protected:
         m_ops->setTable(std::make_shared<Table>(operatorsTable(slice(), *m_result)), opIds);
         m_opKernels.reset();
         if (operatorId() != 0) {
-            m_opKernels = results.share<OperatorKernels>(kernelsKey());
+            m_opKernels = results.share(kernelsRequest());
             QVector<quint32> kernelIds;
             for (const OperatorKernelRow& row : m_opKernels->rows)
                 kernelIds << row.name.value;

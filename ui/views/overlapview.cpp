@@ -32,14 +32,16 @@ public:
 protected:
     QList<AnalysisRequest> requests() const override
     {
-        return {analysisRequest<Overlap>(QStringLiteral("overlap"),
-                                         [](const Run& run) { return commCompOverlap(run, {.htaCompat = run.htaCompat}); }),
-                stragglersRequest()};
+        return {overlapRequest(), stragglersRequest()};
+    }
+    Request<Overlap> overlapRequest() const
+    {
+        return analysisRequest("overlap", OverlapOptions{.htaCompat = htaCompat()}, commCompOverlap);
     }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<Overlap>(QStringLiteral("overlap"));
+        m_result = results.share(overlapRequest());
         BarChartData data = overlapBars(*m_result);
         QStringList notes{failedRanksNote(), stragglersNote(results)};
         notes.removeAll(QString());

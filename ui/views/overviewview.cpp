@@ -19,11 +19,14 @@
 
 namespace kscope {
 
-AnalysisRequest temporalRequest();  // temporalview.cpp: one computation for both views
+Request<TemporalBreakdown> temporalRequest(bool htaCompat);  // temporalview.cpp: one computation for both views
 
 namespace {
 
-const QString kSummaryKey = QStringLiteral("summary");
+Request<RunSummary> summaryRequest()
+{
+    return analysisRequest("summary", NoOptions{}, [](const Run& run, NoOptions) { return summarizeRun(run); });
+}
 
 QString stepsText(const std::vector<int>& steps)
 {
@@ -58,13 +61,13 @@ public:
 protected:
     QList<AnalysisRequest> requests() const override
     {
-        return {analysisRequest<RunSummary>(kSummaryKey, [](const Run& run) { return summarizeRun(run); }), temporalRequest()};
+        return {summaryRequest(), temporalRequest(htaCompat())};
     }
 
     void present(const ResultSet& results) override
     {
-        showSummary(results.get<RunSummary>(kSummaryKey));
-        m_table->setTable(std::make_shared<Table>(temporalTable(results.get<TemporalBreakdown>(QStringLiteral("temporal")))));
+        showSummary(results.get(summaryRequest()));
+        m_table->setTable(std::make_shared<Table>(temporalTable(results.get(temporalRequest(htaCompat())))));
     }
 
     void showMessage(const QString& message) override
@@ -96,10 +99,21 @@ private:
         html += QStringLiteral("<tr>") + cell(tr("Events"), tr("%1 (%2 on GPU)").arg(c.toString(qulonglong(s.events)),
                                                                                   c.toString(qulonglong(s.gpuEvents))))
             + cell(tr("Streams"), tr("%1 (≤ %2 per rank)").arg(s.streams).arg(s.maxStreamsPerRank)) + QStringLiteral("</tr>");
-        html += QStringLiteral("<tr>") + cell(tr("Trace size"), fmt::bytes(s.compressedBytes)) + QStringLiteral("</tr>");
+        html += QStringLiteral("<tr>") + cell(tr("Trace size"), fmt::bytes(s.compressedBytes));
+        // HTA's trimming of the last step: what every answer lacks (the tooltip says the rest).
+        if (s.eventsTrimmed > 0)
+            html += cell(tr("Left out"), tr("last step, %1 events").arg(c.toString(qulonglong(s.eventsTrimmed))));
+        html += QStringLiteral("</tr>");
         html += QStringLiteral("</table>");
         m_summary->setText(html);
-        m_summary->setToolTip(fmt::qstr(run->folder.string()));
+        QString tip = fmt::qstr(run->folder.string());
+        if (s.eventsTrimmed > 0)
+            tip += tr("\nThe last ProfilerStep and what follows it are left out, as HTA trims them: %1 events, %2 of "
+                      "them kernels, memcpys and memsets, %3 [memory] events.")
+                       .arg(s.eventsTrimmed)
+                       .arg(s.gpuEventsTrimmed)
+                       .arg(s.memoryEventsTrimmed);
+        m_summary->setToolTip(tip);
     }
 
     QLabel* m_summary;

@@ -76,35 +76,29 @@ public:
 protected:
     QString op() const { return option(kOperator, QStringLiteral("aten::linear")); }
     bool cpu() const { return boolOption(kCpuAnnotations, false); }
-    QString patternsKey() const { return QStringLiteral("patterns|rank=%1|op=%2").arg(shownRank()).arg(op()); }
-    QString annotationsKey() const { return QStringLiteral("annotations|rank=%1|cpu=%2").arg(shownRank()).arg(cpu()); }
-
-    QList<AnalysisRequest> requests() const override
+    Request<KernelPatterns> patternsRequest() const
     {
-        const int rank = shownRank();
-        const std::string name = op().toStdString();
-        const bool onCpu = cpu();
-        return {analysisRequest<KernelPatterns>(patternsKey(),
-                                                [rank, name](const Run& run) {
-                                                    KernelPatternOptions o;
-                                                    o.htaCompat = run.htaCompat;
-                                                    o.operatorName = name;
-                                                    o.ranks = {rank};
-                                                    return frequentKernelSequences(run, o);
-                                                }),
-                analysisRequest<AnnotationBreakdown>(annotationsKey(), [rank, onCpu](const Run& run) {
-                    AnnotationOptions o;
-                    o.htaCompat = run.htaCompat;
-                    o.cpu = onCpu;
-                    o.ranks = {rank};
-                    return userAnnotationBreakdown(run, o);
-                })};
+        KernelPatternOptions o;
+        o.htaCompat = htaCompat();
+        o.operatorName = op().toStdString();
+        o.ranks = {shownRank()};
+        return analysisRequest("patterns", o, frequentKernelSequences);
     }
+    Request<AnnotationBreakdown> annotationsRequest() const
+    {
+        AnnotationOptions o;
+        o.htaCompat = htaCompat();
+        o.cpu = cpu();
+        o.ranks = {shownRank()};
+        return analysisRequest("annotations", o, userAnnotationBreakdown);
+    }
+
+    QList<AnalysisRequest> requests() const override { return {patternsRequest(), annotationsRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_patternsResult = results.share<KernelPatterns>(patternsKey());
-        m_annotationsResult = results.share<AnnotationBreakdown>(annotationsKey());
+        m_patternsResult = results.share(patternsRequest());
+        m_annotationsResult = results.share(annotationsRequest());
         {
             const QSignalBlocker a(m_operator), b(m_cpu);
             m_operator->setText(op());

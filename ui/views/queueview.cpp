@@ -63,26 +63,23 @@ public:
     }
 
 protected:
-    QString queueKey() const { return QStringLiteral("queue|rank=%1").arg(shownRank()); }
-    QString bandwidthKey() const { return QStringLiteral("memory-bw|rank=%1").arg(shownRank()); }
-
-    QList<AnalysisRequest> requests() const override
+    Request<QueueLength> queueRequest() const
     {
-        const int rank = shownRank();
-        return {analysisRequest<QueueLength>(queueKey(),
-                                             [rank](const Run& run) {
-                                                 return queueLength(run, {.htaCompat = run.htaCompat, .ranks = {rank}});
-                                             }),
-                analysisRequest<MemoryBandwidth>(bandwidthKey(), [rank](const Run& run) {
-                    return memoryBandwidth(run, {.htaCompat = run.htaCompat, .ranks = {rank}});
-                })};
+        return analysisRequest("queue", QueueLengthOptions{.htaCompat = htaCompat(), .ranks = {shownRank()}}, queueLength);
     }
+    Request<MemoryBandwidth> bandwidthRequest() const
+    {
+        return analysisRequest("memory-bw", MemoryBandwidthOptions{.htaCompat = htaCompat(), .ranks = {shownRank()}},
+                               memoryBandwidth);
+    }
+
+    QList<AnalysisRequest> requests() const override { return {queueRequest(), bandwidthRequest()}; }
 
     void present(const ResultSet& results) override
     {
         m_rank = shownRank();
-        m_queueResult = results.share<QueueLength>(queueKey());
-        m_bandwidthResult = results.share<MemoryBandwidth>(bandwidthKey());
+        m_queueResult = results.share(queueRequest());
+        m_bandwidthResult = results.share(bandwidthRequest());
         m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(m_rank));
         drawSeries(*m_queue, queueSeriesData(*m_queueResult, m_rank, kBuckets));
         drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, m_rank, kBuckets));

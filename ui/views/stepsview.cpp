@@ -27,8 +27,6 @@ namespace kscope {
 
 namespace {
 
-const QString kStepsKey = QStringLiteral("steps");
-const QString kStragglersKey = QStringLiteral("stragglers");
 const QString kSpan = QStringLiteral("span");  // "gpu" or "cpu"
 
 class StepsView : public AnalysisView {
@@ -76,16 +74,19 @@ public:
 protected:
     QList<AnalysisRequest> requests() const override
     {
+        return {stepsRequest(), stragglersRequest()};
+    }
+    Request<ProfilerSteps> stepsRequest() const
+    {
         // The whole run, whatever step is selected: the map is where a step is chosen.
         const std::shared_ptr<const Run> whole = session()->run();
-        return {analysisRequest<ProfilerSteps>(kStepsKey, [whole](const Run&) { return profilerSteps(*whole); }),
-                stragglersRequest()};
+        return analysisRequest("steps-of-whole-run", NoOptions{}, [whole](const Run&, NoOptions) { return profilerSteps(*whole); });
     }
 
     void present(const ResultSet& results) override
     {
-        m_steps = results.share<ProfilerSteps>(kStepsKey);
-        m_stragglerResult = results.share<Stragglers>(kStragglersKey);
+        m_steps = results.share(stepsRequest());
+        m_stragglerResult = results.share(stragglersRequest());
         const bool gpu = option(kSpan, QStringLiteral("gpu")) != QLatin1String("cpu");
         {
             const QSignalBlocker blocker(m_span);

@@ -16,11 +16,9 @@
 namespace kscope {
 
 // Shared with the overview, which shows the same result as a table: one key, one computation.
-AnalysisRequest temporalRequest()
+Request<TemporalBreakdown> temporalRequest(bool htaCompat)
 {
-    return analysisRequest<TemporalBreakdown>(QStringLiteral("temporal"), [](const Run& run) {
-        return temporalBreakdown(run, {.htaCompat = run.htaCompat});
-    });
+    return analysisRequest("temporal", TemporalOptions{.htaCompat = htaCompat}, temporalBreakdown);
 }
 
 namespace {
@@ -44,11 +42,11 @@ public:
     }
 
 protected:
-    QList<AnalysisRequest> requests() const override { return {temporalRequest(), stragglersRequest()}; }
+    QList<AnalysisRequest> requests() const override { return {temporalRequest(htaCompat()), stragglersRequest()}; }
 
     void present(const ResultSet& results) override
     {
-        m_result = results.share<TemporalBreakdown>(QStringLiteral("temporal"));
+        m_result = results.share(temporalRequest(htaCompat()));
         const bool percent = boolOption(QStringLiteral("percent"), true);
         const QSignalBlocker blocker(m_percent);  // the option may have been set elsewhere
         m_percent->setChecked(percent);
