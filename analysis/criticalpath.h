@@ -153,4 +153,17 @@ struct CrossRankPath {
 // others' kernel end.
 CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& options);
 
+// Every rank's own path in one window, summarised (what bounds each rank: the GUI's bars).
+struct RankPathSummaries {
+    struct Summary {
+        int rank = -1;
+        int64_t lengthNs = 0;
+        std::vector<CpSummaryRow> rows;
+        std::string error;
+    };
+    std::vector<Summary> ranks;  // in the run's rank order
+};
+// criticalPath() of each rank with these options (options.rank ignored).
+RankPathSummaries criticalPathOfEachRank(const Run& run, const CriticalPathOptions& options);
+
 } // namespace kscope

@@ -282,4 +282,16 @@ Table crossRankSharesTable(const CrossRankPath& result)
     return table;
 }
 
+RankPathSummaries criticalPathOfEachRank(const Run& run, const CriticalPathOptions& options)
+{
+    RankPathSummaries paths;
+    for (const RankTrace& rank : run.ranks) {
+        CriticalPathOptions each = options;
+        each.rank = rank.rank;
+        const CriticalPath path = criticalPath(run, each);
+        paths.ranks.push_back({rank.rank, path.lengthNs, path.summary, path.error});
+    }
+    return paths;
+}
+
 } // namespace kscope

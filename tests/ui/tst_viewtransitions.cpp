@@ -81,6 +81,7 @@ private slots:
     void secondRunReplacesEveryNumber();
     void htaModeReplacesEveryNumber();
     void stepReplacesEveryNumber();
+    void stepSlicesAndResultsAreBounded();
     void optionsReplaceNumbers();
     void exportAllWritesCurrentNumbers();
     void comparisonSideSwitchReplacesEveryNumber();
@@ -407,6 +408,31 @@ void TestViewTransitions::stepReplacesEveryNumber()
     w().session()->selection()->setStep(-1);
     verifyEveryView();
     QCOMPARE(csvOf(w().view(QStringLiteral("idle"))->tables().front().table), allSteps);
+}
+
+// [engine-seams] Going through every step keeps only the last few slices (copies of a step's
+// events) and a bounded number of results; going back to a recent step needs no new cut, and
+// every view still shows the current numbers.
+void TestViewTransitions::stepSlicesAndResultsAreBounded()
+{
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    std::vector<int> steps;
+    for (const ProfilerStep& s : w().run()->ranks.front().steps)
+        steps.push_back(s.number);
+    QVERIFY(steps.size() > size_t(RunSession::kMaxStepSlices));
+    for (int step : steps) {
+        w().session()->selection()->setStep(step);
+        QVERIFY(waitIdle(w()));
+        QVERIFY(w().session()->stepSliceCount() <= RunSession::kMaxStepSlices);
+        QVERIFY(w().session()->cachedResultCount() <= RunSession::kMaxCachedResults);
+    }
+    QCOMPARE(w().session()->stepSliceCount(), RunSession::kMaxStepSlices);
+    // The step before the last is still cut: shown at once, not "Computing…".
+    w().session()->selection()->setStep(steps[steps.size() - 2]);
+    QVERIFY(w().session()->slice());
+    verifyEveryView();
+    w().session()->selection()->setStep(-1);
+    verifyEveryView();
 }
 
 void TestViewTransitions::optionsReplaceNumbers()

@@ -56,6 +56,7 @@ void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
     m_sides[0].path = path;
     m_sides[0].generation = ++m_nextGeneration;
     m_sides[0].stepSlices.clear();
+    m_sides[0].stepsByUse.clear();
     m_shown = RunSide::Control;
     protectInputs();
     dropStaleResults();
@@ -69,6 +70,7 @@ void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
     m_sides[1].path = path;
     m_sides[1].generation = ++m_nextGeneration;
     m_sides[1].stepSlices.clear();
+    m_sides[1].stepsByUse.clear();
     protectInputs();
     dropStaleResults();
     // Views of the test run move first (to the new test run, or back to the control when the
@@ -98,8 +100,14 @@ void RunSession::dropStaleResults()
         return key.startsWith(comparison) || key.startsWith(control + QLatin1Char('|'))
             || (m_sides[1].run && key.startsWith(test + QLatin1Char('|')));
     };
-    for (auto it = m_results.begin(); it != m_results.end();)
-        it = current(it.key()) ? std::next(it) : m_results.erase(it);
+    for (auto it = m_results.begin(); it != m_results.end();) {
+        if (current(it.key())) {
+            ++it;
+            continue;
+        }
+        m_lastUse.remove(it.key());
+        it = m_results.erase(it);
+    }
     for (auto it = m_failures.begin(); it != m_failures.end();)
         it = current(it.key()) ? std::next(it) : m_failures.erase(it);
 }
@@ -184,6 +192,8 @@ void RunSession::applyStep()
     Side& side = m_sides[int(m_shown)];
     if (const auto it = side.stepSlices.constFind(step); it != side.stepSlices.cend()) {
         m_slicing = false;
+        side.stepsByUse.removeOne(step);
+        side.stepsByUse.push_back(step);
         setSlice(*it);
         return;
     }
@@ -203,7 +213,7 @@ void RunSession::applyStep()
         Side& s = m_sides[int(sideIndex)];
         if (generation == s.generation) {
             std::shared_ptr<const Run> slice = watcher->result();
-            s.stepSlices.insert(step, slice);
+            keepStepSlice(s, step, slice);
             if (m_shown == sideIndex && m_selection->step() == step) {
                 m_slicing = false;
                 setSlice(std::move(slice));
@@ -213,6 +223,31 @@ void RunSession::applyStep()
             emit idle();
     });
     watcher->setFuture(QtConcurrent::run([shown, step] { return std::shared_ptr<const Run>(sliceRunToStep(*shown, step)); }));
+}
+
+// A step's slice is a copy of its events: a few are kept for going back and forth, the least
+// recently shown go first (the one on screen stays alive through m_slice).
+void RunSession::keepStepSlice(Side& side, int step, std::shared_ptr<const Run> slice)
+{
+    side.stepSlices.insert(step, std::move(slice));
+    side.stepsByUse.removeOne(step);
+    side.stepsByUse.push_back(step);
+    while (side.stepsByUse.size() > kMaxStepSlices)
+        side.stepSlices.remove(side.stepsByUse.takeFirst());
+}
+
+void RunSession::keepResult(const QString& fullKey, CachedResultPtr result)
+{
+    m_results.insert(fullKey, std::move(result));
+    m_lastUse.insert(fullKey, ++m_useClock);
+    while (m_results.size() > kMaxCachedResults) {
+        auto oldest = m_lastUse.cbegin();
+        for (auto it = m_lastUse.cbegin(); it != m_lastUse.cend(); ++it)
+            if (it.value() < oldest.value())
+                oldest = it;
+        m_results.remove(oldest.key());
+        m_lastUse.erase(oldest);
+    }
 }
 
 void RunSession::setSlice(std::shared_ptr<const Run> slice)
@@ -237,8 +272,10 @@ CachedResultPtr RunSession::request(const AnalysisRequest& request)
     if (comparison ? !(m_sides[0].run && m_sides[1].run) : !m_slice)
         return nullptr;
     const QString fullKey = cacheKey(request);
-    if (const auto it = m_results.constFind(fullKey); it != m_results.cend())
+    if (const auto it = m_results.constFind(fullKey); it != m_results.cend()) {
+        m_lastUse.insert(fullKey, ++m_useClock);
         return *it;
+    }
     if (m_inFlight.contains(fullKey) || m_failures.contains(fullKey))
         return nullptr;
     m_inFlight.insert(fullKey);
@@ -262,7 +299,7 @@ CachedResultPtr RunSession::request(const AnalysisRequest& request)
         }
         Outcome outcome = watcher->result();
         if (outcome.result)
-            m_results.insert(fullKey, std::move(outcome.result));
+            keepResult(fullKey, std::move(outcome.result));
         else
             m_failures.insert(fullKey, outcome.error.isEmpty() ? tr("the analysis returned nothing") : outcome.error);
         ++m_computed;

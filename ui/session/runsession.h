@@ -81,6 +81,11 @@ public:
     QString failure(const AnalysisRequest& request) const;
     bool isBusy() const { return !m_inFlight.isEmpty() || m_slicing || !m_cutting.isEmpty(); }
     int computedCount() const { return m_computed; }  // analyses run since start (tests, stats)
+    // What the session holds: bounded, least recently used first to go.
+    static constexpr int kMaxStepSlices = 3;      // per run: the step shown and the two before it
+    static constexpr int kMaxCachedResults = 192;  // every view's results of several states
+    int stepSliceCount() const { return int(m_sides[0].stepSlices.size() + m_sides[1].stepSlices.size()); }
+    int cachedResultCount() const { return int(m_results.size()); }
 
 signals:
     void runChanged();         // the control run
@@ -102,7 +107,8 @@ private:
         std::shared_ptr<const Run> run;
         QString path;
         quint64 generation = 0;
-        QHash<int, std::shared_ptr<const Run>> stepSlices;  // cut once per step
+        QHash<int, std::shared_ptr<const Run>> stepSlices;  // cut once per step, kMaxStepSlices at most
+        QList<int> stepsByUse;                               // least recently shown first
     };
 
     QString cacheKey(const AnalysisRequest& request) const;
@@ -113,6 +119,8 @@ private:
     void applyStep();
     void setSlice(std::shared_ptr<const Run> slice);
     void finishJob(const QString& fullKey, const QString& key);
+    void keepStepSlice(Side& side, int step, std::shared_ptr<const Run> slice);
+    void keepResult(const QString& fullKey, CachedResultPtr result);
 
     SelectionModel* m_selection;
     std::array<Side, 2> m_sides;
@@ -124,6 +132,8 @@ private:
     quint64 m_sliceGeneration = 0;
     int m_computed = 0;
     QHash<QString, CachedResultPtr> m_results;  // "<side generation>|step=N|key" or "cmp|<gen>|<gen>|key"
+    QHash<QString, quint64> m_lastUse;           // same keys: when the result was last asked for
+    quint64 m_useClock = 0;
     QHash<QString, QString> m_failures;   // same keys: what the analysis threw
     QSet<QString> m_inFlight;
     QSet<QString> m_cutting;  // step slices being cut: "<side generation>|<step>"

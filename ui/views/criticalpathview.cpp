@@ -65,16 +65,6 @@ QColor boundColor(CpBound bound)
     return Qt::gray;
 }
 
-// The path of every rank, summarised: the bars (kept while another rank is selected).
-struct RankPathSummaries {
-    struct Summary {
-        int rank = -1;
-        int64_t lengthNs = 0;
-        std::vector<CpSummaryRow> rows;
-        std::string error;
-    };
-    std::vector<Summary> ranks;
-};
 
 class CriticalPathView : public AnalysisView {
 public:
@@ -150,16 +140,8 @@ protected:
     }
     Request<RankPathSummaries> summariesRequest() const
     {
-        return analysisRequest("critical-path-of-each-rank", windowOptions(), [](const Run& run, const CriticalPathOptions& o) {
-            RankPathSummaries paths;
-            for (const RankTrace& rank : run.ranks) {
-                CriticalPathOptions each = o;
-                each.rank = rank.rank;
-                const CriticalPath path = criticalPath(run, each);
-                paths.ranks.push_back({rank.rank, path.lengthNs, path.summary, path.error});
-            }
-            return paths;
-        });
+        // The bars: every rank's own path, kept while another rank is selected.
+        return analysisRequest("critical-path-of-each-rank", windowOptions(), criticalPathOfEachRank);
     }
     Request<CrossRankPath> crossRequest() const
     {
