@@ -4,6 +4,7 @@
 #include "memorybandwidth.h"
 #include "queuelength.h"
 
+#include "model/jsonwrite.h"
 #include "model/atomicfile.h"
 #include "model/inflatereader.h"
 #include "model/streamfile.h"
@@ -58,24 +59,6 @@ void appendNumber(std::string& out, double value)
     // Python writes floats with a point ("0.0", "2.0"); to_chars writes "0" and "2".
     if (text.find_first_of(".en") == std::string_view::npos)
         out += ".0";
-}
-
-void appendJsonString(std::string& out, std::string_view text)
-{
-    out += '"';
-    for (char c : text) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (static_cast<unsigned char>(c) < 0x20) {
-            char escaped[8];
-            std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned char>(c));
-            out += escaped;
-        } else {
-            out += c;
-        }
-    }
-    out += '"';
 }
 
 void appendPid(std::string& out, const Run& run, const RankTrace& rank, ThreadIndex thread)

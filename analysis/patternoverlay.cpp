@@ -2,6 +2,7 @@
 
 #include "kernelpatterns.h"
 
+#include "model/jsonwrite.h"
 #include "model/atomicfile.h"
 #include "model/inflatereader.h"
 #include "model/jsonscan.h"
@@ -91,29 +92,6 @@ std::string unescaped(std::string_view token)
         }
     }
     return out;
-}
-
-std::string jsonString(std::string_view text)
-{
-    std::string out = "\"";
-    for (const char c : text) {
-        switch (c) {
-        case '"': out += "\\\""; break;
-        case '\\': out += "\\\\"; break;
-        case '\n': out += "\\n"; break;
-        case '\t': out += "\\t"; break;
-        case '\r': out += "\\r"; break;
-        default:
-            if (static_cast<unsigned char>(c) < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned char>(c));
-                out += buf;
-            } else {
-                out += c;
-            }
-        }
-    }
-    return out + "\"";
 }
 
 size_t skipSpace(const std::string& s, size_t at)

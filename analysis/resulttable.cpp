@@ -2,6 +2,8 @@
 
 #include "kernelnames.h"
 
+#include "model/jsonwrite.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -50,25 +52,7 @@ std::string csvEscape(const std::string& s)
 
 void jsonString(std::ostream& out, const std::string& s)
 {
-    out << '"';
-    for (unsigned char c : s) {
-        switch (c) {
-        case '"': out << "\\\""; break;
-        case '\\': out << "\\\\"; break;
-        case '\n': out << "\\n"; break;
-        case '\r': out << "\\r"; break;
-        case '\t': out << "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out << buf;
-            } else {
-                out << c;
-            }
-        }
-    }
-    out << '"';
+    out << kscope::jsonString(s);
 }
 
 } // namespace

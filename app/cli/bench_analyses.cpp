@@ -1,5 +1,6 @@
 // `kinetoscope-cli bench load RUN` extra rows: each analysis timed on the loaded run, one thread.
 
+#include "benchtimer.h"
 #include "command.h"
 
 #include "analysis/idletime.h"
@@ -14,29 +15,16 @@ namespace kscope::cli {
 
 namespace {
 
-template <typename Fn>
-double secondsOf(Fn&& fn)
-{
-    // Best of three: the figure is the analysis, not a cold cache or a preempted core.
-    double best = 1e300;
-    for (int i = 0; i < 3; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
 std::vector<std::vector<Cell>> analysisTimings(const Run& run, const Invocation& invocation)
 {
     const bool hta = invocation.common.htaCompat;
     std::vector<std::pair<std::string, double>> timings = {
-        {"analysis_temporal", secondsOf([&] { (void)temporalBreakdown(run, {.htaCompat = hta}); })},
-        {"analysis_kernel_breakdown", secondsOf([&] { (void)kernelBreakdown(run, {.htaCompat = hta}); })},
+        {"analysis_temporal", bestSeconds([&] { (void)temporalBreakdown(run, {.htaCompat = hta}); })},
+        {"analysis_kernel_breakdown", bestSeconds([&] { (void)kernelBreakdown(run, {.htaCompat = hta}); })},
         {"analysis_idle_time",
-         secondsOf([&] { (void)idleTimeBreakdown(run, {.htaCompat = hta, .intervalStats = true}); })},
-        {"analysis_overlap", secondsOf([&] { (void)commCompOverlap(run, {.htaCompat = hta}); })},
-        {"analysis_kernel_distribution", secondsOf([&] { (void)kernelDistributions(run, {}); })},
+         bestSeconds([&] { (void)idleTimeBreakdown(run, {.htaCompat = hta, .intervalStats = true}); })},
+        {"analysis_overlap", bestSeconds([&] { (void)commCompOverlap(run, {.htaCompat = hta}); })},
+        {"analysis_kernel_distribution", bestSeconds([&] { (void)kernelDistributions(run, {}); })},
     };
     double total = 0.0;
     std::vector<std::vector<Cell>> rows;

@@ -2,6 +2,7 @@
 // `collectives` built from the result, one thread (the budget: 0.2 s on a 64-rank run of 5 steps
 // and on the 4-rank benchmark run).
 
+#include "benchtimer.h"
 #include "command.h"
 
 #include "analysis/collectives.h"
@@ -17,19 +18,16 @@ namespace {
 std::vector<std::vector<Cell>> collectiveTimings(const Run& run, const Invocation& invocation)
 {
     const bool hta = invocation.common.htaCompat;
-    double best = 1e300;
     size_t instances = 0;
-    for (int i = 0; i < 3; ++i) {
-        const auto start = std::chrono::steady_clock::now();
+    const double best = bestSeconds([&] {
         const Collectives result = matchCollectives(run, {.htaCompat = hta});
         (void)collectivesTable(run, result);
         (void)collectiveArrivalsTable(run, result);
         (void)collectiveRanksTable(result);
         (void)collectiveRanksTable(result, true);
         (void)collectiveSummaryTable(run, result);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
         instances = result.instances.size();
-    }
+    });
     return {{std::string("analysis_collectives"), best * 1000.0, std::string("ms")},
             {std::string("collective_instances"), int64_t(instances), std::string("")}};
 }

@@ -2,6 +2,7 @@
 // first rank (HTA's critical_path_analysis; in HTA's mode it reads the trace again for HTA's
 // event indices), and across all ranks; best of three, one thread.
 
+#include "benchtimer.h"
 #include "command.h"
 
 #include "analysis/criticalpath.h"
@@ -13,18 +14,6 @@ namespace kscope::cli {
 
 namespace {
 
-template <typename Fn>
-double bestOfThree(Fn&& fn)
-{
-    double best = 1e300;
-    for (int i = 0; i < 3; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
 std::vector<std::vector<Cell>> criticalPathTimings(const Run& run, const Invocation& invocation)
 {
     std::vector<std::vector<Cell>> rows;
@@ -34,7 +23,7 @@ std::vector<std::vector<Cell>> criticalPathTimings(const Run& run, const Invocat
     options.htaCompat = invocation.common.htaCompat;
     options.rank = run.ranks.front().rank;
     int64_t nodes = 0, segments = 0;
-    const double one = bestOfThree([&] {
+    const double one = bestSeconds([&] {
         const CriticalPath r = criticalPath(run, options);
         nodes = static_cast<int64_t>(r.nodes.size());
         segments = static_cast<int64_t>(r.segments.size());
@@ -45,7 +34,7 @@ std::vector<std::vector<Cell>> criticalPathTimings(const Run& run, const Invocat
     rows.push_back({std::string("analysis_critical_path_segments"), segments, std::string("segments")});
     if (run.ranks.size() > 1)
         rows.push_back({std::string("analysis_critical_path_all_ranks_step"),
-                        bestOfThree([&] { (void)criticalPathAllRanks(run, options); }) * 1000.0, std::string("ms")});
+                        bestSeconds([&] { (void)criticalPathAllRanks(run, options); }) * 1000.0, std::string("ms")});
     return rows;
 }
 

@@ -1,6 +1,7 @@
 // `kinetoscope-cli bench load RUN` extra rows: launch stats, queue length and memory bandwidth
 // timed on the loaded run (one thread, best of three), and writing the traces with counters.
 
+#include "benchtimer.h"
 #include "command.h"
 
 #include "analysis/countertrace.h"
@@ -16,18 +17,6 @@
 namespace kscope::cli {
 
 namespace {
-
-template <typename Fn>
-double bestSeconds(Fn&& fn)
-{
-    double best = 1e300;
-    for (int i = 0; i < 3; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
 
 std::vector<std::vector<Cell>> launchTimings(const Run& run, const Invocation& invocation)
 {

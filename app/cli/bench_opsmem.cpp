@@ -1,6 +1,7 @@
 // `kinetoscope-cli bench load RUN` extra rows: the operator table, the memory series and the
 // events CSV stream timed on the loaded run (one thread, best of three).
 
+#include "benchtimer.h"
 #include "command.h"
 #include "eventsink.h"
 
@@ -15,18 +16,6 @@
 namespace kscope::cli {
 
 namespace {
-
-template <typename Fn>
-double bestSeconds(Fn&& fn, int repeat = 3)
-{
-    double best = 1e300;
-    for (int i = 0; i < repeat; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
 
 std::vector<std::vector<Cell>> opsMemTimings(const Run& run, const Invocation&)
 {

@@ -2,6 +2,7 @@
 // straggler analyses timed on the loaded run, one thread (their budget: 0.3 s together on the
 // 4-rank benchmark run).
 
+#include "benchtimer.h"
 #include "command.h"
 
 #include "analysis/annotations.h"
@@ -16,18 +17,6 @@ namespace kscope::cli {
 
 namespace {
 
-template <typename Fn>
-double bestOfThree(Fn&& fn)
-{
-    double best = 1e300;
-    for (int i = 0; i < 3; ++i) {
-        const auto start = std::chrono::steady_clock::now();
-        fn();
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    }
-    return best;
-}
-
 std::vector<std::vector<Cell>> patternTimings(const Run& run, const Invocation& invocation)
 {
     const bool hta = invocation.common.htaCompat;
@@ -36,13 +25,13 @@ std::vector<std::vector<Cell>> patternTimings(const Run& run, const Invocation& 
     if (!run.strings.find("aten::linear"))
         patterns.operatorName = "aten::mm";
     std::vector<std::pair<std::string, double>> timings = {
-        {"analysis_patterns", bestOfThree([&] { (void)frequentKernelSequences(run, patterns); })},
-        {"analysis_op_kernels", bestOfThree([&] { (void)opKernelDelays(run, {.htaCompat = hta}); })},
-        {"analysis_annotations", bestOfThree([&] {
+        {"analysis_patterns", bestSeconds([&] { (void)frequentKernelSequences(run, patterns); })},
+        {"analysis_op_kernels", bestSeconds([&] { (void)opKernelDelays(run, {.htaCompat = hta}); })},
+        {"analysis_annotations", bestSeconds([&] {
              (void)userAnnotationBreakdown(run, {.htaCompat = hta});
              (void)userAnnotationBreakdown(run, {.htaCompat = hta, .cpu = true});
          })},
-        {"analysis_step_spans", bestOfThree([&] { (void)profilerSteps(run); })},
+        {"analysis_step_spans", bestSeconds([&] { (void)profilerSteps(run); })},
     };
     double total = 0.0;
     std::vector<std::vector<Cell>> rows;
@@ -52,7 +41,7 @@ std::vector<std::vector<Cell>> patternTimings(const Run& run, const Invocation& 
     }
     rows.push_back({std::string("analysis_patterns_ops_annotations_steps"), total * 1000.0, std::string("ms")});
     rows.push_back({std::string("analysis_stragglers"),
-                    bestOfThree([&] { (void)potentialStragglers(run, {.htaCompat = hta}); }) * 1000.0, std::string("ms")});
+                    bestSeconds([&] { (void)potentialStragglers(run, {.htaCompat = hta}); }) * 1000.0, std::string("ms")});
     return rows;
 }
 

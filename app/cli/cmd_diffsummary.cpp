@@ -7,6 +7,7 @@
 #include "analysis/difftables.h"
 #include "analysis/resulttables.h"
 #include "analysis/tracediff.h"
+#include "model/jsonwrite.h"
 #include "model/log.h"
 
 #include <CLI/CLI.hpp>
@@ -68,25 +69,7 @@ Judgement judge(const DiffSummary& summary, const SummaryArgs& args)
 
 void jsonString(std::ostream& out, const std::string& s)
 {
-    out << '"';
-    for (const unsigned char c : s) {
-        switch (c) {
-        case '"': out << "\\\""; break;
-        case '\\': out << "\\\\"; break;
-        case '\n': out << "\\n"; break;
-        case '\r': out << "\\r"; break;
-        case '\t': out << "\\t"; break;
-        default:
-            if (c < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", c);
-                out << buf;
-            } else {
-                out << c;
-            }
-        }
-    }
-    out << '"';
+    out << kscope::jsonString(s);
 }
 
 void jsonCell(std::ostream& out, const Cell& cell)

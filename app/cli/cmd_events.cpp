@@ -8,6 +8,7 @@
 
 #include "analysis/calltree.h"
 #include "analysis/eventquery.h"
+#include "model/jsonwrite.h"
 #include "model/atomicfile.h"
 
 #include <CLI/CLI.hpp>
@@ -189,24 +190,7 @@ private:
         }
         m_out += '"';
     }
-    void appendJsonString(std::string_view s)
-    {
-        m_out += '"';
-        for (char c : s) {
-            const auto u = static_cast<unsigned char>(c);
-            if (c == '"' || c == '\\') {
-                m_out += '\\';
-                m_out += c;
-            } else if (u < 0x20) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\u%04x", u);
-                m_out += buf;
-            } else {
-                m_out += c;
-            }
-        }
-        m_out += '"';
-    }
+    void appendJsonString(std::string_view s) { kscope::appendJsonString(m_out, s); }
 
     EventSink& m_sink;
     const Run& m_run;
