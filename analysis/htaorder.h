@@ -5,6 +5,7 @@
 // unstable quicksort breaks ties by that order; the loader keeps each event's file position in
 // HTA's mode (EventTable::fileIndex), so the rows can be put back in it.
 
+#include "gpuactivity.h"
 #include "htanumerics.h"
 #include "model/trace.h"
 
@@ -176,6 +177,26 @@ inline Description describeValues(std::vector<double> values)
     d.p50 = hta::quantileLinear(values, 0.5);
     d.p75 = hta::quantileLinear(values, 0.75);
     return d;
+}
+
+// The default mode's launch walk, shared by launch statistics and queue length: every GPU op
+// (kernel, memcpy, memset; not a sync) with the runtime call the model links it to, when that call
+// is one of launchNames (sorted ids); fn(launch, gpu). Returns the ops whose launch is not in the
+// trace, counted, never guessed.
+template <typename Fn>
+int64_t forEachLinkedLaunch(const EventTable& t, const std::vector<StringId>& launchNames, Fn&& fn)
+{
+    int64_t withoutLaunch = 0;
+    for (size_t i = 0; i < t.size(); ++i) {
+        if (!isGpuActivity(t, i, false) || t.kind[i] == EventKind::CudaSync)
+            continue;
+        const EventIndex launch = t.link[i];
+        if (launch == kNoEvent)
+            ++withoutLaunch;
+        else if (containsId(launchNames, t.name[launch]))
+            fn(launch, static_cast<EventIndex>(i));
+    }
+    return withoutLaunch;
 }
 
 } // namespace kscope

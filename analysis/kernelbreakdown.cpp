@@ -2,6 +2,7 @@
 
 #include "gpuactivity.h"
 #include "htanumerics.h"
+#include "runningstats.h"
 
 #include <algorithm>
 #include <cmath>
@@ -15,42 +16,9 @@ namespace {
 constexpr std::string_view kOthers = "others";
 
 // Running statistics of one kernel name on one rank.
-struct NameStats {
+struct NameStats : RunningStats {
     StringId name;
     KernelType type = KernelType::Other;
-    int64_t count = 0;
-    int64_t sum = 0;
-    int64_t max = std::numeric_limits<int64_t>::min();
-    int64_t min = std::numeric_limits<int64_t>::max();
-    double mean = 0.0;  // Welford, as pandas' groupby std
-    double m2 = 0.0;
-
-    void add(int64_t value)
-    {
-        ++count;
-        sum += value;
-        max = std::max(max, value);
-        min = std::min(min, value);
-        const double delta = static_cast<double>(value) - mean;
-        mean += delta / static_cast<double>(count);
-        m2 += delta * (static_cast<double>(value) - mean);
-    }
-    // Chan et al.'s pairwise combination, for the real statistics of the "others" row.
-    void merge(const NameStats& other)
-    {
-        if (other.count == 0)
-            return;
-        const double n1 = static_cast<double>(count);
-        const double n2 = static_cast<double>(other.count);
-        const double delta = other.mean - mean;
-        mean += delta * n2 / (n1 + n2);
-        m2 += other.m2 + delta * delta * n1 * n2 / (n1 + n2);
-        count += other.count;
-        sum += other.sum;
-        max = std::max(max, other.max);
-        min = std::min(min, other.min);
-    }
-    double stddev() const { return count > 1 ? std::sqrt(m2 / static_cast<double>(count - 1)) : 0.0; }
 };
 
 KernelStatsRow realRow(const NameStats& s, int rank)
@@ -215,7 +183,7 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
                 if (!isAnalysed(type))
                     continue;
                 slot = static_cast<int32_t>(slots.size());
-                slots.push_back({name, type});
+                slots.push_back({{}, name, type});
             }
             slots[slot].add(events.durNs[i]);
         }

@@ -77,18 +77,9 @@ std::vector<KernelLaunch> linkedLaunches(const RankTrace& rank, const std::vecto
 {
     const EventTable& t = rank.events;
     std::vector<KernelLaunch> out;
-    withoutLaunch = 0;
-    for (size_t i = 0; i < t.size(); ++i) {
-        if (!isGpuActivity(t, i, false) || t.kind[i] == EventKind::CudaSync)
-            continue;
-        const EventIndex launch = t.link[i];
-        if (launch == kNoEvent) {
-            ++withoutLaunch;
-            continue;
-        }
-        if (containsId(launchNames, t.name[launch]))
-            out.push_back(makeLaunch(t, launch, static_cast<EventIndex>(i)));
-    }
+    withoutLaunch = forEachLinkedLaunch(t, launchNames, [&](EventIndex launch, EventIndex gpu) {
+        out.push_back(makeLaunch(t, launch, gpu));
+    });
     std::sort(out.begin(), out.end(), [](const KernelLaunch& a, const KernelLaunch& b) {
         return a.launch != b.launch ? a.launch < b.launch : a.gpu < b.gpu;
     });

@@ -107,20 +107,10 @@ std::vector<Change> linkedChanges(const RankTrace& rank, const std::vector<Strin
 {
     const EventTable& t = rank.events;
     std::vector<Change> changes;
-    withoutLaunch = 0;
-    for (size_t i = 0; i < t.size(); ++i) {
-        if (!isGpuActivity(t, i, false) || t.kind[i] == EventKind::CudaSync)
-            continue;
-        const EventIndex launch = t.link[i];
-        if (launch == kNoEvent) {
-            ++withoutLaunch;
-            continue;
-        }
-        if (!containsId(names, t.name[launch]))
-            continue;
-        changes.push_back({t.tsNs[launch], +1, t.stream[i], t.thread[i], true});
-        changes.push_back({t.tsNs[i], -1, t.stream[i], t.thread[i], true});
-    }
+    withoutLaunch = forEachLinkedLaunch(t, names, [&](EventIndex launch, EventIndex gpu) {
+        changes.push_back({t.tsNs[launch], +1, t.stream[gpu], t.thread[gpu], true});
+        changes.push_back({t.tsNs[gpu], -1, t.stream[gpu], t.thread[gpu], true});
+    });
     std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.tsNs < b.tsNs; });
     return changes;
 }

@@ -156,6 +156,12 @@ private:
                           .arg(ranksText(s.htaRanks));
             else if (!s.htaError.empty())
                 text += QLatin1Char(' ') + tr("HTA's heuristic has no answer: %1.").arg(fmt::qstr(s.htaError).toHtmlEscaped());
+        } else {
+            // Why no rank is named: the analysis's own notes say (partial instances, missing ranks).
+            for (const std::string& note : c.notes)
+                if (note.find("not in the run") != std::string::npos || note.find("partial instances") != std::string::npos)
+                    text += QLatin1Char(' ') + fmt::qstr(note).toHtmlEscaped() + QLatin1Char('.');
+            text += QLatin1Char(' ') + tr("No straggler is named.");
         }
         return text;
     }
