@@ -3,6 +3,7 @@
 #include "gpuactivity.h"
 #include "idletime.h"
 #include "importissues.h"
+#include "kernelnames.h"
 #include "kernelbreakdown.h"
 #include "kerneldistribution.h"
 #include "overlap.h"
@@ -11,6 +12,8 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <numeric>
+#include <tuple>
 
 namespace kscope {
 
@@ -45,10 +48,28 @@ Table kernelsTable(const Run& run, const KernelBreakdown& result)
     Table table;
     table.columns = {"name",      "sum (us)",    "max (us)", "min (us)", result.htaCompat ? "stddev" : "stddev (us)",
                      "mean (us)", "kernel_type", "rank"};
-    for (const KernelStatsRow& row : result.kernels)
+    // HTA orders by type and full name; the default mode by type and the short name the table
+    // and the GUI show, so rows read in the order of their names.
+    std::vector<size_t> order(result.kernels.size());
+    std::iota(order.begin(), order.end(), size_t{0});
+    if (!result.htaCompat) {
+        std::vector<std::string_view> full;
+        for (const KernelStatsRow& row : result.kernels)
+            full.push_back(rowName(run, row));
+        const std::vector<std::string> shown = distinctShortNames(full);
+        std::vector<size_t> typeAt(result.kernels.size());  // where the row's type first appears
+        for (size_t k = 0; k < result.kernels.size(); ++k)
+            typeAt[k] = k > 0 && result.kernels[k].type == result.kernels[k - 1].type ? typeAt[k - 1] : k;
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return std::tie(typeAt[a], shown[a], result.kernels[a].rank) < std::tie(typeAt[b], shown[b], result.kernels[b].rank);
+        });
+    }
+    for (size_t k : order) {
+        const KernelStatsRow& row = result.kernels[k];
         table.addRow({std::string(rowName(run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
                       microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
                       std::string(toString(row.type)), int64_t{row.rank}});
+    }
     return withNotes(std::move(table), result);
 }
 

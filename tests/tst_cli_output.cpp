@@ -109,6 +109,34 @@ class TestCliOutput : public QObject {
 private slots:
     // [trust] 12: at 80 columns long names are cut, and the column a table is sorted by (or that
     // names its rows) stays; every line fits.
+    // [trust] 14: the kernels table lists rows in the order of the names it shows (short names),
+    // within each kernel type.
+    void kernelsOrderedByTheNamesShown()
+    {
+        const test::CommandResult r = test::runCli("kernels --format table --width 0 " + test::sourceDir().string() +
+                                                   "/resources/sample-run");
+        QCOMPARE(r.exitCode, 0);
+        std::istringstream lines(r.out);
+        std::string line;
+        std::getline(lines, line);  // header
+        std::string lastType, lastName;
+        int rows = 0;
+        while (std::getline(lines, line)) {
+            const size_t nameEnd = line.find("  ");
+            const std::string name = line.substr(0, nameEnd);
+            std::string type;
+            for (const char* t : {"COMMUNICATION", "COMPUTATION", "MEMORY"})
+                if (line.find(std::string("  ") + t + " ") != std::string::npos)
+                    type = t;
+            if (type == lastType && name != "others" && lastName != "others")
+                QVERIFY2(lastName <= name, (lastName + " before " + name).c_str());
+            lastType = type;
+            lastName = name;
+            ++rows;
+        }
+        QVERIFY(rows > 10);
+    }
+
     void narrowTerminalKeepsTheAnswer_data()
     {
         QTest::addColumn<QString>("command");
