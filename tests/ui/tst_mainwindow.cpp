@@ -645,7 +645,7 @@ void TestMainWindow::operatorsViewListsAnOpsKernels()
     kernelTable->setCurrentIndex(kernelTable->model()->index(0, 0));
     QVERIFY(w().session()->selection()->kernel() != 0);
     screenshot(view, "operators");
-    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
+    w().session()->selection()->setOp(QString());
 }
 
 void TestMainWindow::criticalPathViewFollowsRankAndWindow()
@@ -753,9 +753,12 @@ void TestMainWindow::memoryViewNamesTheAllocatingOp()
     const int x = int(chart->xAxis->coordToPixel(atMs));
     QTest::mouseClick(chart, Qt::LeftButton, {}, QPoint(x, chart->height() / 2));
     QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("aten::mm")), qPrintable(view->findChild<QLabel*>()->text()));
-    QCOMPARE(w().session()->option(QStringLiteral("operators"), QStringLiteral("operator"), QString()).toString(), QStringLiteral("aten::mm"));
+    QCOMPARE(w().session()->selection()->op(), QStringLiteral("aten::mm"));
+    // The pick is the session's selection: the Operators view follows it (its kernels listed).
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().view(QStringLiteral("operators"))->tables().size(), 2);
     screenshot(view, "memory");
-    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
+    w().session()->selection()->setOp(QString());
 }
 
 void TestMainWindow::smallWindowKeepsNamesReadable()

@@ -141,7 +141,6 @@ void TestViewTransitions::init()
                                             {"diff", "allRanksAndSteps", QVariant(false)},
                                             {"operators", "groupBy", QVariant(QStringLiteral("name"))},
                                             {"operators", "annotations", QVariant(false)},
-                                            {"operators", "operator", QVariant(QString())},
                                             {"critical-path", "annotation", QVariant(QString())},
                                             {"critical-path", "instance", QVariant(0)}})
         w().session()->setOption(QString::fromLatin1(view), QString::fromLatin1(name), value);
@@ -306,7 +305,7 @@ Table TestViewTransitions::expected(const QString& name) const
         return operatorsTable(slice, operatorStats(slice, options));
     }
     if (name.startsWith(QLatin1String("operator-kernels-rank"))) {
-        const QString op = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("operator"), QString()).toString();
+        const QString op = m_window->session()->selection()->op();
         const bool annotations = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("annotations"), false).toBool();
         return operatorKernelsTable(slice, operatorKernels(slice, {.rank = rankNumber(name), .op = slice.strings.find(op.toStdString()),
                                                                     .includeAnnotations = annotations}));
@@ -447,7 +446,7 @@ void TestViewTransitions::optionsReplaceNumbers()
     w().session()->setOption(QStringLiteral("temporal"), QStringLiteral("percent"), false);
     verifyEveryView();
     // An operator picked: its kernels are listed, then follow the grouping and the rank.
-    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QStringLiteral("aten::linear"));
+    w().session()->selection()->setOp(QStringLiteral("aten::linear"));
     verifyEveryView();
     QCOMPARE(w().view(QStringLiteral("operators"))->tables().size(), 2);
     QVERIFY(!w().view(QStringLiteral("operators"))->tables().at(1).table.rows.empty());
@@ -458,7 +457,7 @@ void TestViewTransitions::optionsReplaceNumbers()
     QCOMPARE(w().view(QStringLiteral("operators"))->tables().at(1).name, QStringLiteral("operator-kernels-rank2"));
     w().session()->setOption(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("name"));
     w().session()->setOption(QStringLiteral("operators"), QStringLiteral("annotations"), false);
-    w().session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), QString());
+    w().session()->selection()->setOp(QString());
     w().session()->setOption(QStringLiteral("kernels"), QStringLiteral("numKernels"), 10);
     w().session()->setOption(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0);
     w().session()->setOption(QStringLiteral("idle"), QStringLiteral("logBins"), true);

@@ -126,6 +126,7 @@ void RunSession::showRun(RunSide side, bool keepSelection)
     const QList<int> ranks = m_selection->ranks();
     const int step = m_selection->step();
     const QString kernelName = m_selection->kernelName();
+    const QString op = m_selection->op();
     m_shown = side;
     m_slicing = false;
     // Until the new slice is set nothing may be computed: the old slice is another run's.
@@ -146,6 +147,8 @@ void RunSession::showRun(RunSide side, bool keepSelection)
             const StringId kernel = kernelName.isEmpty() ? StringId{} : shown->strings.find(kernelName.toStdString());
             if (kernel)
                 m_selection->setKernel(kernel.value, kernelName);
+            if (!op.isEmpty() && shown->strings.find(op.toStdString()))
+                m_selection->setOp(op);
         }
     }
     emit m_selection->ranksChanged();

@@ -33,6 +33,14 @@ void SelectionModel::setKernel(quint32 kernel, const QString& name)
     emit kernelChanged();
 }
 
+void SelectionModel::setOp(const QString& name)
+{
+    if (name == m_op)
+        return;
+    m_op = name;
+    emit opChanged();
+}
+
 void SelectionModel::setStep(int step)
 {
     if (step == m_step)
@@ -53,6 +61,7 @@ void SelectionModel::clear()
 {
     setRanks({});
     setKernel(0, {});
+    setOp({});
     setStep(-1);
     setTimeRange({});
 }

@@ -14,8 +14,9 @@ struct TimeRange {
     bool operator==(const TimeRange&) const = default;
 };
 
-// The drill-down state every view follows: selected rank(s), kernel, step and time range. The
-// run session owns it; views write it on clicks and redraw on its signals.
+// The drill-down state every view follows: selected rank(s), kernel, operator, step and time
+// range. The run session owns it; views write it on clicks and redraw on its signals, so no view
+// writes another view's options to point it somewhere.
 class SelectionModel : public QObject {
     Q_OBJECT
 public:
@@ -25,6 +26,9 @@ public:
     int rank() const { return m_ranks.isEmpty() ? -1 : m_ranks.front(); }  // the one clicked last
     quint32 kernel() const { return m_kernel; }  // run-wide StringId value, 0 = none
     QString kernelName() const { return m_kernelName; }
+    // The operator (cpu_op name) picked, by name: it means the same in both runs of a comparison
+    // and after a mode toggle. Empty = none.
+    QString op() const { return m_op; }
     int step() const { return m_step; }  // -1 = every step
     TimeRange timeRange() const { return m_timeRange; }
 
@@ -34,6 +38,7 @@ public:
     // ranks can be compared (the kernels table shows them all; single-rank views the newest).
     void clickRank(int rank, bool additive);
     void setKernel(quint32 kernel, const QString& name);
+    void setOp(const QString& name);
     void setStep(int step);
     void setTimeRange(const TimeRange& range);
     void clear();  // a new run: nothing of the old one is valid
@@ -41,6 +46,7 @@ public:
 signals:
     void ranksChanged();
     void kernelChanged();
+    void opChanged();
     void stepChanged();
     void timeRangeChanged();
 
@@ -48,6 +54,7 @@ private:
     QList<int> m_ranks;
     quint32 m_kernel = 0;
     QString m_kernelName;
+    QString m_op;
     int m_step = -1;
     TimeRange m_timeRange;
 };

@@ -43,6 +43,10 @@ AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* p
         else if (isCurrent())
             highlightSelection();
     });
+    connect(sel, &SelectionModel::opChanged, this, [this] {
+        if (m_spec.follows & Follows::Op)
+            refresh();
+    });
     connect(sel, &SelectionModel::timeRangeChanged, this, [this] {
         if (m_spec.follows & Follows::TimeRange)
             refresh();

@@ -88,7 +88,7 @@ private:
                                    .arg(fmt::bytes(uint64_t(p.allocated)), p.reserved >= 0 ? fmt::bytes(uint64_t(p.reserved)) : tr("unknown"),
                                         op.isEmpty() ? tr(", outside every op") : tr(", in <b>%1</b>").arg(op.toHtmlEscaped())));
             if (!op.isEmpty())
-                session()->setOption(QStringLiteral("operators"), QStringLiteral("operator"), op);
+                selection()->setOp(op);
             return;
         }
     }

@@ -28,7 +28,6 @@ namespace {
 
 const QString kGroupBy = QStringLiteral("groupBy");          // "name", "shape", "stack"
 const QString kAnnotations = QStringLiteral("annotations");  // user annotations count as ops
-const QString kOperator = QStringLiteral("operator");        // the op whose kernels are listed
 
 OpGroupBy groupByFrom(const QString& text)
 {
@@ -84,7 +83,7 @@ public:
         connect(m_ops, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             const quint32 id = index.data(kIdRole).toUInt();
             if (id != 0 && id != operatorId())  // 0: the folded "others" row
-                setOption(kOperator, fmt::qstr(this->session()->run()->str(StringId{id})));
+                selection()->setOp(fmt::qstr(this->session()->run()->str(StringId{id})));
         });
         connect(m_kernels, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             const quint32 id = index.data(kIdRole).toUInt();
@@ -108,7 +107,7 @@ protected:
     quint32 operatorId() const
     {
         const auto shown = session()->run();
-        const QString name = option(kOperator, QString());
+        const QString name = selection()->op();
         return shown && !name.isEmpty() ? shown->strings.find(name.toStdString()).value : 0;
     }
 
@@ -150,7 +149,7 @@ protected:
                 kernelIds << row.name.value;
             m_kernels->setTable(std::make_shared<Table>(operatorKernelsTable(slice(), *m_opKernels)), kernelIds);
             m_kernelsTitle->setText(tr("<b>GPU work launched inside %1</b> (%2); click one to follow it in the kernel views")
-                                        .arg(fmt::elided(option(kOperator, QString()), 60).toHtmlEscaped(),
+                                        .arg(fmt::elided(selection()->op(), 60).toHtmlEscaped(),
                                              fmt::count(m_opKernels->opCalls, "call", "calls")));
         } else {
             m_kernels->setTable(nullptr);
@@ -212,7 +211,7 @@ ViewSpec operatorsViewSpec()
     return {.id = QStringLiteral("operators"),
             .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Operators"),
             .dockObjectName = "operatorsDock",
-            .follows = Follows::Ranks,
+            .follows = Follows::Ranks | Follows::Op,
             .create = createView<OperatorsView>(),
             .area = Qt::RightDockWidgetArea,
             .tabWith = QStringLiteral("idle"),

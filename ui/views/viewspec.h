@@ -15,7 +15,7 @@ class RunSession;
 
 // Which selection changes make a view compute again (run, mode and step always do). Changes it
 // does not follow only re-highlight what it shows.
-enum class Follows : unsigned { Nothing = 0, Ranks = 1, Kernel = 2, Comparison = 4, TimeRange = 8 };
+enum class Follows : unsigned { Nothing = 0, Ranks = 1, Kernel = 2, Comparison = 4, TimeRange = 8, Op = 16 };
 constexpr Follows operator|(Follows a, Follows b) { return Follows(unsigned(a) | unsigned(b)); }
 constexpr bool operator&(Follows a, Follows b) { return (unsigned(a) & unsigned(b)) != 0; }
 
