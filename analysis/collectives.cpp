@@ -273,32 +273,22 @@ void addStats(CollectiveRankStats& s, const CollectiveInstance& in, const Collec
     }
 }
 
-} // namespace
-
-Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
+// distributedInfo's world size (the largest any rank states), -1 when none does.
+int runWorldSize(const Run& run)
 {
-    Collectives result;
-    result.htaCompat = options.htaCompat;
-
-    // 1. Units per rank, and the process groups they name.
-    std::vector<uint8_t> nameIsCollective(run.strings.size(), 2);
-    std::map<GroupKey, uint32_t> groupIndex;
-    std::vector<GroupKey> groupKeys;
-    std::vector<std::vector<Unit>> units(run.ranks.size());
-    int64_t oversized = 0;
-    for (size_t r = 0; r < run.ranks.size(); ++r)
-        units[r] = collectUnits(run, run.ranks[r], nameIsCollective, groupIndex, groupKeys, result.kernels, oversized);
-    if (result.kernels == 0) {
-        result.error = "no collective (NCCL / RCCL) kernel in the run";
-        return result;
-    }
-
-    // 2. Groups: members, the rule.
     int worldSize = -1;
     for (const RankTrace& r : run.ranks)
         if (r.metadata.distributed)
             worldSize = std::max(worldSize, r.metadata.distributed->worldSize);
-    result.groups.resize(groupKeys.size());
+    return worldSize;
+}
+
+// The process groups of the units: members (the ranks list, the world for the default group,
+// the ranks seen), which are not in the run or left out on purpose, and the matching rule.
+std::vector<CollectiveGroup> resolveGroups(const Run& run, const std::vector<GroupKey>& groupKeys,
+                                           const std::vector<std::vector<Unit>>& units, int worldSize)
+{
+    std::vector<CollectiveGroup> groups(groupKeys.size());
     std::vector<std::set<int>> seenRanks(groupKeys.size());
     std::vector<uint8_t> allSeq(groupKeys.size(), 1);
     std::vector<int32_t> declaredSizes(groupKeys.size(), 0);
@@ -310,7 +300,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
                 allSeq[u.group] = 0;
         }
     for (size_t g = 0; g < groupKeys.size(); ++g) {
-        CollectiveGroup& group = result.groups[g];
+        CollectiveGroup& group = groups[g];
         group.name = StringId{groupKeys[g].name};
         group.ranksText = StringId{groupKeys[g].ranks};
         std::set<int> members(seenRanks[g]);
@@ -334,6 +324,107 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         }
         group.rule = allSeq[g] ? MatchRule::Seq : MatchRule::Order;
     }
+    return groups;
+}
+
+// A bus bandwidth above what the slowest participant's links carry is flagged.
+void flagAboveLinkBandwidth(const Run& run, Collectives& result)
+{
+    std::unordered_map<int, double> linkByRank;
+    for (const RankTrace& r : run.ranks)
+        if (!r.metadata.devices.empty())
+            linkByRank[r.rank] = linkBandwidthGBps(r.metadata.devices.front().name);
+    for (CollectiveInstance& in : result.instances) {
+        if (in.busbwGBps < 0.0)
+            continue;
+        double link = 0.0;
+        for (const CollectiveArrival& a : std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount)) {
+            auto it = linkByRank.find(a.rank);
+            if (it != linkByRank.end() && it->second > 0.0)
+                link = link > 0.0 ? std::min(link, it->second) : it->second;
+        }
+        in.aboveLinkBandwidth = link > 0.0 && in.busbwGBps > link;
+    }
+}
+
+// The notes: the rule per group, what is missing, the straggler answer against HTA's.
+void addNotes(const Run& run, const CollectiveOptions& options, int worldSize, int64_t oversized, int64_t partial,
+              Collectives& result)
+{
+    const CollectiveStraggler& st = result.straggler;
+    for (const CollectiveGroup& g : result.groups) {
+        std::string note = groupLabel(run, g) + ": " + std::to_string(g.instances) + " instances matched by " +
+                           (g.rule == MatchRule::Seq     ? "Seq"
+                            : g.rule == MatchRule::Order ? "order within the group on each rank (no Seq)"
+                                                         : "end time (no Seq)");
+        if (g.rule == MatchRule::EndTime)
+            note += ": matching by order paired kernels that never overlap in time in " +
+                    std::to_string(g.orderInstancesRejected) +
+                    " instances, so parts that overlap and end together (within 2% or 20 us) were paired; " +
+                    std::to_string(g.unpairedParts) + " parts found no partner";
+        if (g.partialInstances)
+            note += "; " + std::to_string(g.partialInstances) + " seen on only some ranks";
+        if (g.mismatchedInstances)
+            note += "; " + std::to_string(g.mismatchedInstances) + " whose name or size differs between ranks";
+        result.notes.push_back(note);
+        if (!g.ranksLeftOut.empty())
+            result.notes.push_back(groupLabel(run, g) + ": " + ranksPhrase(g.ranksLeftOut, "was", "were") +
+                                   " not loaded (--ranks); its figures are among the ranks loaded");
+        if (!g.ranksNotInRun.empty())
+            result.notes.push_back(groupLabel(run, g) + ": " + ranksPhrase(g.ranksNotInRun, "is", "are") +
+                                   " not in the run" +
+                                   (g.name || g.ranksText ? std::string() : std::string(" (world_size ") + std::to_string(worldSize) + ")") +
+                                   "; its instances are partial");
+        if (g.unnamedMembers > 0)
+            result.notes.push_back(groupLabel(run, g) + ": its Group size says " + std::to_string(g.unnamedMembers) +
+                                   " more ranks take part than the run names; its instances are partial");
+    }
+    if (oversized)
+        result.notes.push_back(std::to_string(oversized) +
+                               " collectives have a message size too large to count in bytes (elements x dtype size): "
+                               "their size is unknown");
+    if (partial)
+        result.notes.push_back(std::to_string(partial) +
+                               " partial instances are left out of the per-rank statistics and the straggler answer");
+    if (st.rank >= 0) {
+        std::string note = "straggler: rank " + std::to_string(st.rank) + " arrived last in " +
+                           std::to_string(st.lastCount) + " of " + std::to_string(st.instances) +
+                           " collectives, delaying them by " + formatMicros(st.delayCausedNs) + " us in all (" +
+                           formatMicros(int64_t(st.delayPerStepNs + 0.5)) + " us per step)";
+        if (options.compareWithHta) {
+            if (!st.htaRanks.empty())
+                note += std::string("; HTA's heuristic (stragglers) names ") + rankList(st.htaRanks) +
+                        (st.agreesWithHta ? " (agrees)" : " (differs: it ranks one collective's normalised start per step)");
+            else
+                note += "; HTA's heuristic has no answer" + (st.htaError.empty() ? std::string() : ": " + st.htaError);
+        }
+        result.notes.push_back(note);
+    }
+}
+
+} // namespace
+
+Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
+{
+    Collectives result;
+    result.htaCompat = options.htaCompat;
+
+    // 1. Units per rank, and the process groups they name.
+    std::vector<uint8_t> nameIsCollective(run.strings.size(), 2);
+    std::map<GroupKey, uint32_t> groupIndex;
+    std::vector<GroupKey> groupKeys;
+    std::vector<std::vector<Unit>> units(run.ranks.size());
+    int64_t oversized = 0;
+    for (size_t r = 0; r < run.ranks.size(); ++r)
+        units[r] = collectUnits(run, run.ranks[r], nameIsCollective, groupIndex, groupKeys, result.kernels, oversized);
+    if (result.kernels == 0) {
+        result.error = "no collective (NCCL / RCCL) kernel in the run";
+        return result;
+    }
+
+    // 2. Groups: members, the rule.
+    const int worldSize = runWorldSize(run);
+    result.groups = resolveGroups(run, groupKeys, units, worldSize);
 
     // 3. Match: (group, key) over the ranks; key = Seq or the position in the group on the rank.
     struct Entry {
@@ -448,22 +539,8 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         begin = end;
     }
 
-    // 4. Link bandwidth: flag a bus bandwidth above what the slowest participant's links carry.
-    std::unordered_map<int, double> linkByRank;
-    for (const RankTrace& r : run.ranks)
-        if (!r.metadata.devices.empty())
-            linkByRank[r.rank] = linkBandwidthGBps(r.metadata.devices.front().name);
-    for (CollectiveInstance& in : result.instances) {
-        if (in.busbwGBps < 0.0)
-            continue;
-        double link = 0.0;
-        for (const CollectiveArrival& a : std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount)) {
-            auto it = linkByRank.find(a.rank);
-            if (it != linkByRank.end() && it->second > 0.0)
-                link = link > 0.0 ? std::min(link, it->second) : it->second;
-        }
-        in.aboveLinkBandwidth = link > 0.0 && in.busbwGBps > link;
-    }
+    // 4. Link bandwidth.
+    flagAboveLinkBandwidth(run, result);
 
     // Chronological order; arrivals stay where they are (instances point into them).
     std::stable_sort(result.instances.begin(), result.instances.end(),
@@ -523,55 +600,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         st.agreesWithHta = st.rank >= 0 && std::find(hta.ranks.begin(), hta.ranks.end(), st.rank) != hta.ranks.end();
     }
 
-    // Notes: the rule per group, what is missing, the straggler answer against HTA's.
-    for (const CollectiveGroup& g : result.groups) {
-        std::string note = groupLabel(run, g) + ": " + std::to_string(g.instances) + " instances matched by " +
-                           (g.rule == MatchRule::Seq     ? "Seq"
-                            : g.rule == MatchRule::Order ? "order within the group on each rank (no Seq)"
-                                                         : "end time (no Seq)");
-        if (g.rule == MatchRule::EndTime)
-            note += ": matching by order paired kernels that never overlap in time in " +
-                    std::to_string(g.orderInstancesRejected) +
-                    " instances, so parts that overlap and end together (within 2% or 20 us) were paired; " +
-                    std::to_string(g.unpairedParts) + " parts found no partner";
-        if (g.partialInstances)
-            note += "; " + std::to_string(g.partialInstances) + " seen on only some ranks";
-        if (g.mismatchedInstances)
-            note += "; " + std::to_string(g.mismatchedInstances) + " whose name or size differs between ranks";
-        result.notes.push_back(note);
-        if (!g.ranksLeftOut.empty())
-            result.notes.push_back(groupLabel(run, g) + ": " + ranksPhrase(g.ranksLeftOut, "was", "were") +
-                                   " not loaded (--ranks); its figures are among the ranks loaded");
-        if (!g.ranksNotInRun.empty())
-            result.notes.push_back(groupLabel(run, g) + ": " + ranksPhrase(g.ranksNotInRun, "is", "are") +
-                                   " not in the run" +
-                                   (g.name || g.ranksText ? std::string() : std::string(" (world_size ") + std::to_string(worldSize) + ")") +
-                                   "; its instances are partial");
-        if (g.unnamedMembers > 0)
-            result.notes.push_back(groupLabel(run, g) + ": its Group size says " + std::to_string(g.unnamedMembers) +
-                                   " more ranks take part than the run names; its instances are partial");
-    }
-    if (oversized)
-        result.notes.push_back(std::to_string(oversized) +
-                               " collectives have a message size too large to count in bytes (elements x dtype size): "
-                               "their size is unknown");
-    if (partial)
-        result.notes.push_back(std::to_string(partial) +
-                               " partial instances are left out of the per-rank statistics and the straggler answer");
-    if (st.rank >= 0) {
-        std::string note = "straggler: rank " + std::to_string(st.rank) + " arrived last in " +
-                           std::to_string(st.lastCount) + " of " + std::to_string(st.instances) +
-                           " collectives, delaying them by " + formatMicros(st.delayCausedNs) + " us in all (" +
-                           formatMicros(int64_t(st.delayPerStepNs + 0.5)) + " us per step)";
-        if (options.compareWithHta) {
-            if (!st.htaRanks.empty())
-                note += std::string("; HTA's heuristic (stragglers) names ") + rankList(st.htaRanks) +
-                        (st.agreesWithHta ? " (agrees)" : " (differs: it ranks one collective's normalised start per step)");
-            else
-                note += "; HTA's heuristic has no answer" + (st.htaError.empty() ? std::string() : ": " + st.htaError);
-        }
-        result.notes.push_back(note);
-    }
+    addNotes(run, options, worldSize, oversized, partial, result);
     return result;
 }
 

@@ -4,9 +4,9 @@
 #include "memorybandwidth.h"
 #include "queuelength.h"
 
-#include "model/jsonwrite.h"
 #include "model/atomicfile.h"
 #include "model/inflatereader.h"
+#include "model/jsonwrite.h"
 #include "model/streamfile.h"
 
 #include <algorithm>

@@ -6,6 +6,7 @@
 #include "model/atomicfile.h"
 #include "model/inflatereader.h"
 #include "model/jsonscan.h"
+#include "model/rankbuilder.h"
 #include "model/streamfile.h"
 #include "model/timeconv.h"
 #include "model/trace.h"
@@ -130,12 +131,6 @@ bool forEachElement(const std::string& text, size_t& arrayBegin, size_t& close, 
     return true;
 }
 
-void htaRound(int64_t& tsNs, int64_t& durNs)
-{
-    const int64_t end = (tsNs + durNs) / 1000 * 1000;
-    tsNs = (tsNs + 999) / 1000 * 1000;
-    durNs = end - tsNs;
-}
 
 } // namespace
 
@@ -235,7 +230,7 @@ CriticalPathOverlay writeCriticalPathOverlay(const Run& run, const CriticalPath&
                 int64_t tsNs = 0, durNs = 0;
                 if (microsToNanos(token("ts"), tsNs) && microsToNanos(token("dur"), durNs)) {
                     if (rounded)
-                        htaRound(tsNs, durNs);
+                        htaRoundSpan(tsNs, durNs);  // how the loader stored it
                     const auto [lo, hi] = byKey.equal_range(keyOf(tsNs, durNs));
                     for (auto it = lo; it != hi && !mark; ++it)
                         mark = quoted(run.str(t.name[it->second])) == token("name")

@@ -2,10 +2,11 @@
 
 #include "kernelpatterns.h"
 
-#include "model/jsonwrite.h"
 #include "model/atomicfile.h"
 #include "model/inflatereader.h"
 #include "model/jsonscan.h"
+#include "model/jsonwrite.h"
+#include "model/rankbuilder.h"
 #include "model/streamfile.h"
 #include "model/timeconv.h"
 #include "model/trace.h"
@@ -20,16 +21,6 @@ namespace kscope {
 namespace fs = std::filesystem;
 
 namespace {
-
-// How the loader stores a start and duration: exact nanoseconds, or HTA's rounding of them.
-void htaRound(int64_t& tsNs, int64_t& durNs)
-{
-    const double ts = static_cast<double>(static_cast<long double>(tsNs) / 1000.0L);
-    const double end = std::floor(ts + static_cast<double>(static_cast<long double>(durNs) / 1000.0L));
-    const double start = std::ceil(ts);
-    tsNs = static_cast<int64_t>(start) * 1000;
-    durNs = static_cast<int64_t>(end - start) * 1000;
-}
 
 uint64_t keyOf(int64_t tsNs, int64_t durNs)
 {
@@ -239,7 +230,7 @@ PatternOverlayFile writeOne(const Run& run, const RankTrace& rank, const std::ve
         if (token("ph") != "\"X\"" || !microsToNanos(token("ts"), tsNs) || !microsToNanos(token("dur"), durNs))
             continue;
         if (rounded)
-            htaRound(tsNs, durNs);
+            htaRoundSpan(tsNs, durNs);  // how the loader stored it
         const auto [first, last] = marks.equal_range(keyOf(tsNs, durNs));
         const Mark* mark = nullptr;
         std::string name;

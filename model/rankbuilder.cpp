@@ -137,17 +137,20 @@ double htaMicros(int64_t nanos)
     return static_cast<double>(static_cast<long double>(nanos) / 1000.0L);
 }
 
+void htaRoundSpan(int64_t& tsNs, int64_t& durNs)
+{
+    const double ts = htaMicros(tsNs);
+    const double end = std::floor(ts + htaMicros(durNs));
+    const double start = std::ceil(ts);
+    tsNs = static_cast<int64_t>(start) * 1000;
+    durNs = static_cast<int64_t>(end - start) * 1000;
+}
+
 void RankBuilder::applyHtaRounding()
 {
-    // HTA: end = floor(ts + dur), ts = ceil(ts), dur = end - ts, all in float64 microseconds.
     EventTable& t = trace.events;
-    for (size_t i = 0; i < t.size(); ++i) {
-        const double ts = htaMicros(t.tsNs[i]);
-        const double end = std::floor(ts + htaMicros(t.durNs[i]));
-        const double start = std::ceil(ts);
-        t.tsNs[i] = static_cast<int64_t>(start) * 1000;
-        t.durNs[i] = static_cast<int64_t>(end - start) * 1000;
-    }
+    for (size_t i = 0; i < t.size(); ++i)
+        htaRoundSpan(t.tsNs[i], t.durNs[i]);
     for (CounterSample& c : trace.counters)
         c.tsNs = static_cast<int64_t>(std::ceil(htaMicros(c.tsNs))) * 1000;
 }

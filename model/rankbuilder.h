@@ -126,6 +126,10 @@ void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep);
 // rounded); n/1000 in 64-bit long double then to double gives the same value for ns-resolution
 // tokens (3 decimals never sit on a tie).
 double htaMicros(int64_t nanos);
+// HTA's rounding of one event of a nanosecond trace, in float64 microseconds as HTA does it:
+// end = floor(ts + dur), ts = ceil(ts), dur = end - ts. The loader (--hta-compat) and every writer
+// that finds loaded events again in the raw file (the overlays) round with this one function.
+void htaRoundSpan(int64_t& tsNs, int64_t& durNs);
 
 // Classifies a category string (kernel, cuda_runtime, cpu_op, ...).
 EventKind eventKindForCategory(std::string_view category);

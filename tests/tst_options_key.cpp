@@ -26,6 +26,8 @@
 #include "analysis/tracediff.h"
 #endif
 
+#include <limits>
+
 using namespace kscope;
 
 namespace {
@@ -42,8 +44,8 @@ void perturb(T& value)
         value = !value;
     else if constexpr (std::is_enum_v<V>)
         value = static_cast<V>(static_cast<std::underlying_type_t<V>>(value) + 1);
-    else if constexpr (std::is_arithmetic_v<V>)
-        value = static_cast<V>(value + 1);
+    else if constexpr (std::is_arithmetic_v<V>)  // no overflow at the top (a time window's open end)
+        value = value == std::numeric_limits<V>::max() ? static_cast<V>(value - 1) : static_cast<V>(value + 1);
     else if constexpr (std::is_same_v<V, std::string>)
         value += "x";
     else if constexpr (std::is_same_v<V, std::filesystem::path>)

@@ -8,8 +8,8 @@
 
 #include "analysis/calltree.h"
 #include "analysis/eventquery.h"
-#include "model/jsonwrite.h"
 #include "model/atomicfile.h"
+#include "model/jsonwrite.h"
 
 #include <CLI/CLI.hpp>
 
