@@ -95,15 +95,6 @@ void fold(const Run& run, std::vector<Stats>& names, int rank, const AnnotationO
     out.insert(out.end(), kept.begin(), kept.end());
 }
 
-std::vector<int> ranksOf(const Run& run, const std::vector<int>& asked)
-{
-    std::vector<int> ranks = asked;
-    if (ranks.empty())
-        for (const RankTrace& r : run.ranks)
-            ranks.push_back(r.rank);
-    return ranks;
-}
-
 } // namespace
 
 std::string_view annotationName(const Run& run, const AnnotationRow& row)
@@ -122,12 +113,10 @@ AnnotationBreakdown userAnnotationBreakdown(const Run& run, const AnnotationOpti
         result.error = std::string("the run has no ") + category + " events";
         return result;
     }
-    for (int number : ranksOf(run, options.ranks)) {
-        const RankTrace* rank = run.findRank(number);
-        if (!rank) {
-            result.notes.push_back(rankLabel(number) + " is not in the run: left out");
-            continue;
-        }
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(note + ": left out");
+    for (const RankTrace* rank : ranksToRead(run, options.ranks)) {
+        const int number = rank->rank;
         const EventTable& t = rank->events;
         std::map<StringId, Stats> byName;
         for (size_t i = 0; i < t.size(); ++i) {
@@ -164,12 +153,10 @@ AnnotatedKernels kernelsWithAnnotations(const Run& run, const AnnotatedKernelsOp
     }
     const StringId eventSync = run.strings.find("Event Sync");
     const StringId contextSync = run.strings.find("Context Sync");
-    for (int number : ranksOf(run, options.ranks)) {
-        const RankTrace* rank = run.findRank(number);
-        if (!rank) {
-            result.notes.push_back(rankLabel(number) + " is not in the run: left out");
-            continue;
-        }
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(note + ": left out");
+    for (const RankTrace* rank : ranksToRead(run, options.ranks)) {
+        const int number = rank->rank;
         const EventTable& t = rank->events;
         const size_t n = t.size();
         std::vector<EventIndex> rows = htaFrameOrder(t);  // HTA's frame keeps the file's order

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // User annotations (torch.profiler.record_function and the like).
 // - The breakdown (HTA's get_gpu_user_annotation_breakdown): per rank and annotation name the
 //   sum, max, min, mean and stddev of its durations; GPU-side annotations (category
@@ -23,7 +25,7 @@ struct AnnotationOptions {
     double durationRatio = 0.8;   // names past this quantile of the running total fold into "others"
     int numKernels = 1000;        // at most this many names per rank before folding
     std::vector<std::string> allow;  // names containing any of these (literally) never fold
-    std::vector<int> ranks;       // empty = every rank
+    RankChoice ranks;             // empty = every rank
 };
 
 struct AnnotationRow {
@@ -53,7 +55,7 @@ std::string_view annotationName(const Run& run, const AnnotationRow& row);
 
 struct AnnotatedKernelsOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;  // empty = every rank (HTA: one rank)
+    RankChoice ranks;        // empty = every rank (HTA: one rank)
 };
 
 struct AnnotatedKernel {

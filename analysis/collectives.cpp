@@ -549,10 +549,12 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
                      });
 
     // 5. Per rank and per rank and step, over complete instances.
-    std::map<int, CollectiveRankStats> perRank;
-    std::map<std::pair<int, int>, CollectiveRankStats> perRankStep;
-    for (const RankTrace& r : run.ranks)
-        perRank[r.rank].rank = r.rank;
+    std::map<uint32_t, CollectiveRankStats> perRank;  // by rank trace (RankIndex), so in rank order
+    std::map<std::pair<uint32_t, int>, CollectiveRankStats> perRankStep;
+    for (const RankTrace& r : run.ranks) {
+        perRank[run.indexOf(r).value].rank = r.rank;
+        perRank[run.indexOf(r).value].rankIndex = run.indexOf(r);
+    }
     int64_t partial = 0, multiRank = 0;
     std::set<int> steps;
     for (const CollectiveInstance& in : result.instances) {
@@ -566,9 +568,10 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
                 steps.insert(in.step);
         }
         for (const CollectiveArrival& a : std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount)) {
-            addStats(perRank[a.rank], in, a);
-            CollectiveRankStats& s = perRankStep[{a.rank, a.step}];
+            addStats(perRank[a.rankIndex], in, a);
+            CollectiveRankStats& s = perRankStep[{a.rankIndex, a.step}];
             s.rank = a.rank;
+            s.rankIndex = RankIndex{a.rankIndex};
             s.step = a.step;
             addStats(s, in, a);
         }

@@ -110,6 +110,7 @@ struct CollectiveInstance {
 
 struct CollectiveRankStats {
     int rank = -1;
+    RankIndex rankIndex;           // two files may claim one rank number: each has its row
     int step = -1;                 // -1: the whole run
     int64_t instances = 0;         // complete instances it took part in
     int64_t commNs = 0;            // sum over them of its kernels' span

@@ -25,11 +25,6 @@ namespace {
 
 constexpr size_t kCopyChunk = 4u << 20;
 
-bool selected(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 void appendMicros(std::string& out, int64_t ns)
 {
     const bool negative = ns < 0;
@@ -263,7 +258,7 @@ CounterTraces writeTracesWithCounters(const Run& run, const CounterTraceOptions&
     }
     std::vector<const RankTrace*> ranks;
     for (const RankTrace& rank : run.ranks) {
-        if (!selected(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         ranks.push_back(&rank);
         CounterTraceFile& file = result.files.emplace_back();

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Traces with counters (HTA's generate_trace_with_counters): a copy of each rank's trace file
 // with the queue length per stream and the memcpy bandwidth per kind appended as counter events
 // ("ph": "C"), so Perfetto or chrome://tracing draw them as tracks under the kernels. The copy
@@ -21,7 +23,7 @@ struct MemoryBandwidth;
 
 struct CounterTraceOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;  // empty = every rank
+    RankChoice ranks;        // empty = every rank
     bool queueLength = true;
     bool memoryBandwidth = true;
     std::filesystem::path outputDir;

@@ -1,6 +1,7 @@
 #include "criticalpath.h"
 
 #include "criticalpathgraph.h"
+#include "rankchoice.h"
 #include "eventquery.h"
 #include "kerneltype.h"
 
@@ -168,13 +169,14 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
     using namespace cpdetail;
     CriticalPath result;
     result.options = options;
-    result.rank = options.rank < 0 && !run.ranks.empty() ? run.ranks.front().rank : options.rank;
     result.annotation = options.annotation.value_or("ProfilerStep#");
-    const RankTrace* rank = run.findRank(result.rank);
+    const RankTrace* rank = oneRank(run, options.rank);
     if (!rank) {
-        result.error = "rank " + std::to_string(result.rank) + " is not in the run";
+        result.error = run.ranks.empty() ? "the run has no rank" : positionsNotInRun(run, {*options.rank}).front();
         return result;
     }
+    result.rank = rank->rank;
+    result.rankIndex = run.indexOf(*rank);
     {
         bool anySync = false;
         for (size_t i = 0; i < rank->events.size() && !anySync; ++i)

@@ -46,7 +46,7 @@ const char* toString(CpBound bound);
 
 struct CriticalPathOptions {
     bool htaCompat = false;
-    int rank = -1;  // -1 = the run's first rank
+    std::optional<RankIndex> rank;  // unset = the run's first rank
     // Substring of an event name (HTA's annotation); its instances in trace order bound the window.
     // "" = the whole trace. Unset = "ProfilerStep#" (the first step).
     std::optional<std::string> annotation;
@@ -94,6 +94,7 @@ struct CpSummaryRow {
 struct CriticalPath {
     CriticalPathOptions options;
     int rank = -1;
+    RankIndex rankIndex;
     std::string annotation;  // as used
     int64_t windowStartNs = 0;
     int64_t windowEndNs = 0;
@@ -121,7 +122,7 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options);
 
 struct CrossRankSegment {
     int rank = -1;
-    uint32_t rankIndex = 0;       // its RankTrace in Run::ranks (two files may carry one rank number)
+    RankIndex rankIndex;          // its RankTrace (two files may claim one rank number)
     EventIndex event = kNoEvent;  // kNoEvent for dependency / cross-rank hops
     int64_t startNs = 0;
     int64_t durationNs = 0;
@@ -157,6 +158,7 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
 struct RankPathSummaries {
     struct Summary {
         int rank = -1;
+        RankIndex rankIndex;
         int64_t lengthNs = 0;
         std::vector<CpSummaryRow> rows;
         std::string error;

@@ -138,7 +138,7 @@ CriticalPathOverlay writeCriticalPathOverlay(const Run& run, const CriticalPath&
                                              const CriticalPathOverlayOptions& options)
 {
     CriticalPathOverlay result;
-    const RankTrace* rank = run.findRank(path.rank);
+    const RankTrace* rank = run.has(path.rankIndex) ? &run.at(path.rankIndex) : nullptr;
     if (!rank || !path.success) {
         result.error = path.error.empty() ? "no critical path" : path.error;
         return result;

@@ -203,7 +203,7 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         const RankTrace& rank = *ranks[slot];
         CrossRankSegment s;
         s.rank = rank.rank;
-        s.rankIndex = rankIndex[slot];
+        s.rankIndex = RankIndex{rankIndex[slot]};
         s.event = edge.attributed;
         s.startNs = graphs[static_cast<size_t>(src.rankSlot)].nodes[src.local].tsNs;
         s.durationNs = edge.weightNs;
@@ -238,7 +238,7 @@ Table crossRankPathTable(const Run& run, const CrossRankPath& result)
     Table table;
     table.columns = {"rank", "start (us)", "duration (us)", "type", "name", "bound_by", "event"};
     for (const CrossRankSegment& s : result.segments) {
-        const RankTrace* rank = s.rankIndex < run.ranks.size() ? &run.ranks[s.rankIndex] : nullptr;
+        const RankTrace* rank = run.has(s.rankIndex) ? &run.at(s.rankIndex) : nullptr;
         const bool has = rank && s.event >= 0 && static_cast<size_t>(s.event) < rank->events.size();
         std::vector<Cell> row;
         row.reserve(table.columns.size());
@@ -287,9 +287,9 @@ RankPathSummaries criticalPathOfEachRank(const Run& run, const CriticalPathOptio
     RankPathSummaries paths;
     for (const RankTrace& rank : run.ranks) {
         CriticalPathOptions each = options;
-        each.rank = rank.rank;
+        each.rank = run.indexOf(rank);
         const CriticalPath path = criticalPath(run, each);
-        paths.ranks.push_back({rank.rank, path.lengthNs, path.summary, path.error});
+        paths.ranks.push_back({rank.rank, run.indexOf(rank), path.lengthNs, path.summary, path.error});
     }
     return paths;
 }

@@ -51,7 +51,7 @@ Table criticalPathBreakdownTable(const Run& run, const CriticalPath& result)
 {
     Table table;
     table.columns = {"event_idx", "duration", "type", "s_name", "cat", "pid", "tid", "stream", "index", "bound_by", "event"};
-    const RankTrace* rank = run.findRank(result.rank);
+    const RankTrace* rank = run.has(result.rankIndex) ? &run.at(result.rankIndex) : nullptr;
     for (const CpSegment& s : result.segments) {
         std::vector<Cell> row;
         const bool has = rank && s.event != kNoEvent;

@@ -17,11 +17,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::string_view kProfilerRange = "cuda_profiler_range";
 
-bool selected(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 // Rows ordered by start: HTA sorts with numpy's quicksort over its frame order; the default mode
 // keeps the table's (start, longest first) order.
 std::vector<EventIndex> byStart(const EventTable& t, std::vector<EventIndex> rows, bool htaCompat)
@@ -141,7 +136,7 @@ CuptiCounters cuptiCounters(const Run& run, const CuptiCounterOptions& options)
         if (run.strings.view(StringId{id}).starts_with("cudaLaunchKernel"))
             launchNames.push_back(StringId{id});
     for (const RankTrace& rank : run.ranks) {
-        if (!selected(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         const EventTable& t = rank.events;
         std::vector<EventIndex> ranges, launches;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // CUPTI range-profiler counters per kernel with the operators that launched it (HTA's
 // get_cupti_counter_data_with_operators), plus FLOPs from the SASS instruction counters: the
 // start of a roofline view.
@@ -14,7 +16,7 @@ namespace kscope {
 
 struct CuptiCounterOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;  // empty = every rank (HTA's default is rank 0 only)
+    RankChoice ranks;        // empty = every rank (HTA's default is rank 0 only)
 };
 
 // One kernel (a cuda_profiler_range event) with its counters and its launch's operator stack.

@@ -36,7 +36,7 @@ std::shared_ptr<Run> gpuActivityOfSteps(const Run& run, const std::vector<int>& 
 {
     auto out = std::make_shared<Run>();
     out->folder = run.folder;
-    out->strings = run.strings.clone();  // same ids
+    out->strings = run.strings.share();  // same ids, no copy
     out->htaCompat = run.htaCompat;
     out->minTsNs = run.minTsNs;
     out->ranks.reserve(run.ranks.size());

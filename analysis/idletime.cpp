@@ -207,21 +207,23 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
 {
     IdleTime result;
     result.htaCompat = options.htaCompat;
-    std::vector<int> ranks = options.ranks;
-    if (ranks.empty())
-        for (const RankTrace& r : run.ranks)
-            ranks.push_back(r.rank);
-    if (ranks.empty())
+    const std::vector<const RankTrace*> ranks = ranksToRead(run, options.ranks);
+    std::vector<std::string> notInRun = positionsNotInRun(run, options.ranks);
+    if (ranks.empty() && notInRun.empty())
         result.error = "the run has no rank";
+    if (!notInRun.empty() && options.htaCompat) {
+        result.error = notInRun.front() + "; HTA raises on this, no result";
+        return result;
+    }
+    for (std::string& note : notInRun)
+        result.notes.push_back(note + ": left out");
 
-    for (int rankNumber : ranks) {
-        const RankTrace* rank = run.findRank(rankNumber);
+    for (const RankTrace* rank : ranks) {
+        const int rankNumber = rank->rank;
         const std::vector<StreamGaps> perStream =
-            rank ? collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, options.htaCompat)
-                 : std::vector<StreamGaps>{};
-        if (!rank || perStream.empty()) {
-            const std::string why = rank ? rankLabel(rankNumber) + " has no kernels on the selected streams"
-                                         : rankLabel(rankNumber) + " is not in the run";
+            collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, options.htaCompat);
+        if (perStream.empty()) {
+            const std::string why = rankLabel(rankNumber) + " has no kernels on the selected streams";
             if (options.htaCompat) {
                 // HTA raises (ValueError / "No objects to concatenate") and returns nothing.
                 result.rows.clear();
@@ -280,16 +282,16 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
 IdleHistogram idleHistogram(const Run& run, const IdleHistogramOptions& options)
 {
     IdleHistogram result;
-    result.rank = options.rank;
-    const RankTrace* rank = run.findRank(options.rank);
+    const RankTrace* rank = oneRank(run, options.rank);
     if (!rank) {
-        result.error = rankLabel(options.rank) + " is not in the run";
+        result.error = run.ranks.empty() ? "the run has no rank" : positionsNotInRun(run, {*options.rank}).front();
         return result;
     }
+    result.rank = rank->rank;
     const int bins = std::max(1, options.bins);
     const std::vector<StreamGaps> perStream =
         collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, /*htaCompat=*/false);
-    if (const std::string note = overlapNote(options.rank, perStream); !note.empty())
+    if (const std::string note = overlapNote(rank->rank, perStream); !note.empty())
         result.notes.push_back(note);
     double low = std::numeric_limits<double>::infinity();
     double high = -std::numeric_limits<double>::infinity();
@@ -307,7 +309,7 @@ IdleHistogram idleHistogram(const Run& run, const IdleHistogramOptions& options)
     for (auto& counts : result.counts)
         counts.assign(static_cast<size_t>(bins), 0);
     if (low > high) {
-        result.notes.push_back(rankLabel(options.rank) + " has no idle gaps to bin");
+        result.notes.push_back(rankLabel(rank->rank) + " has no idle gaps to bin");
         result.edgesUs = {0.0, 1.0};
         for (auto& counts : result.counts)
             counts.assign(1, 0);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 #include "model/trace.h"
 
 #include <cstdint>
@@ -19,7 +21,7 @@ const char* toString(IdleCategory category);  // "host_wait", "kernel_wait", "ot
 
 struct IdleTimeOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;    // empty = every rank (HTA's default is rank 0 only)
+    RankChoice ranks;          // empty = every rank (HTA's default is rank 0 only)
     std::vector<int> streams;  // empty = every stream
     double consecutiveKernelDelayUs = 30.0;  // HTA compares it with µs gaps, whatever its docs say
     bool intervalStats = false;
@@ -68,7 +70,7 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options);
 
 // Histogram of one rank's gap lengths per category, on shared bin edges (beyond HTA).
 struct IdleHistogramOptions {
-    int rank = 0;
+    std::optional<RankIndex> rank;  // unset: the run's first rank
     std::vector<int> streams;  // empty = every stream
     int bins = 50;
     bool logScale = false;     // geometric bins; zero-length gaps are then only counted

@@ -11,10 +11,11 @@ namespace kscope {
 
 namespace {
 
-KernelRankDistribution distributionOf(std::vector<int64_t>& durations, int rank, size_t maxOutliers)
+KernelRankDistribution distributionOf(std::vector<int64_t>& durations, int rank, RankIndex rankIndex, size_t maxOutliers)
 {
     KernelRankDistribution d;
     d.rank = rank;
+    d.rankIndex = rankIndex;
     d.count = static_cast<int64_t>(durations.size());
     std::sort(durations.begin(), durations.end());
     std::vector<double> values(durations.begin(), durations.end());
@@ -121,7 +122,7 @@ KernelDistributions kernelDistributions(const Run& run, const KernelDistribution
         for (size_t k = 0; k < names.size(); ++k) {
             if (durations[k].empty())
                 continue;
-            result.kernels[k].ranks.push_back(distributionOf(durations[k], rank.rank, options.maxOutliers));
+            result.kernels[k].ranks.push_back(distributionOf(durations[k], rank.rank, run.indexOf(rank), options.maxOutliers));
             durations[k].clear();
         }
     }

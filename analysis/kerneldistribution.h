@@ -19,6 +19,7 @@ struct KernelDistributionOptions {
 // Box-plot statistics of one kernel's durations on one rank (Tukey's 1.5 IQR whiskers).
 struct KernelRankDistribution {
     int rank = -1;
+    RankIndex rankIndex;
     int64_t count = 0;
     int64_t totalNs = 0;
     double minNs = 0.0, q1Ns = 0.0, medianNs = 0.0, q3Ns = 0.0, maxNs = 0.0;

@@ -181,17 +181,12 @@ KernelPatterns frequentKernelSequences(const Run& run, const KernelPatternOption
     for (size_t id = 1; id < run.strings.size(); ++id)
         nameMatches[id] = run.strings.view(StringId{static_cast<uint32_t>(id)}).find(options.operatorName)
             != std::string_view::npos;
-    std::vector<int> ranks = options.ranks;
-    if (ranks.empty())
-        for (const RankTrace& r : run.ranks)
-            ranks.push_back(r.rank);
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(note + ": left out");
+    const std::vector<const RankTrace*> ranks = ranksToRead(run, options.ranks);
     size_t failed = 0;
-    for (int number : ranks) {
-        const RankTrace* rank = run.findRank(number);
-        if (!rank) {
-            result.notes.push_back(rankLabel(number) + " is not in the run: left out");
-            continue;
-        }
+    for (const RankTrace* rank : ranks) {
+        const int number = rank->rank;
         const size_t before = result.patterns.size();
         std::string why;
         if (!rankPatterns(run, *rank, options, nameMatches, result.patterns, why)) {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Frequent GPU kernel sequences (HTA's get_frequent_cuda_kernel_sequences): the operators whose
 // name contains a given text, each with the GPU work launched beneath it in start order; equal
 // sequences counted together, with their GPU kernel time and the operators' CPU time.
@@ -17,7 +19,7 @@ struct KernelPatternOptions {
     std::string operatorName;  // substring of the operator's name ("aten::linear")
     int minPatternLength = 3;  // at least this many GPU events beneath the operator
     int topK = 5;              // per rank: the patterns marked top (and overlaid); 0 = all
-    std::vector<int> ranks;    // empty = every rank (HTA: one rank, 0 by default)
+    RankChoice ranks;          // empty = every rank (HTA: one rank, 0 by default)
 };
 
 // One sequence on one rank.

@@ -14,11 +14,6 @@ namespace {
 
 constexpr std::string_view kMtiaLaunch = "runFunction - job_prep_and_submit_for_execution";
 
-bool selected(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 KernelLaunch makeLaunch(const EventTable& t, EventIndex launch, EventIndex gpu)
 {
     KernelLaunch k;
@@ -206,7 +201,7 @@ LaunchStats kernelLaunchStats(const Run& run, const LaunchStatsOptions& options)
     const std::vector<StringId> launchNames = idsOfNames(run.strings, launchApiNames(options.htaCompat, options.includeMemoryEvents));
     const std::vector<StringId> htaNames = idsOfNames(run.strings, launchApiNames(true, options.includeMemoryEvents));
     for (const RankTrace& rank : run.ranks) {
-        if (!selected(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         RankLaunchStats& r = result.ranks.emplace_back();
         r.rank = rank.rank;
@@ -224,9 +219,8 @@ LaunchStats kernelLaunchStats(const Run& run, const LaunchStatsOptions& options)
         }
         classify(r, options);
     }
-    for (int wanted : options.ranks)
-        if (!run.findRank(wanted))
-            result.notes.push_back(rankLabel(wanted) + " is not in the run");
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(std::move(note));
     if (result.ranks.empty()) {
         result.error = "no rank to analyse";
     } else if (std::all_of(result.ranks.begin(), result.ranks.end(),

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Kernel launch statistics (HTA's get_cuda_kernel_launch_stats): for each GPU op and the runtime
 // call that launched it, how long the call took on the CPU, how long the op ran on the GPU and
 // how long the GPU waited after the call returned; and the three views HTA draws of them.
@@ -14,7 +16,7 @@ namespace kscope {
 
 struct LaunchStatsOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;            // empty = every rank (HTA's default is rank 0 only)
+    RankChoice ranks;                  // empty = every rank (HTA's default is rank 0 only)
     double runtimeCutoffUs = 50.0;     // a launch call longer than this is a runtime outlier
     double launchDelayCutoffUs = 100.0;  // a delay longer than this is a launch-delay outlier
     bool includeMemoryEvents = true;   // also cudaMemcpyAsync / cudaMemsetAsync (and HIP's in the default mode)

@@ -10,11 +10,6 @@ namespace kscope {
 
 namespace {
 
-bool rankWanted(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 // Events with |Bytes| above this are left out as bad (no allocator hands out 4 EiB); sums of
 // the rest saturate rather than overflow.
 constexpr int64_t kMaxEventBytes = int64_t(1) << 62;
@@ -223,7 +218,7 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
     bool anyRank = false;
     int64_t badEvents = 0;
     for (const RankTrace& rank : run.ranks) {
-        if (!rankWanted(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         anyRank = true;
         const EventTable& t = rank.events;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // GPU (and CPU) memory over time from the profiler's "[memory]" instant events
 // (profile_memory=True; EventTable::memoryEvents): per device the allocator's allocated and
 // reserved bytes after every event, the peak (overall and per ProfilerStep), the operators that
@@ -19,7 +21,7 @@
 namespace kscope {
 
 struct MemoryOptions {
-    std::vector<int> ranks;  // empty = every rank
+    RankChoice ranks;        // empty = every rank
     // The series: 0 = every event (exact); else at most this many points per device, keeping
     // each bucket's lowest and highest allocated value (so the peak survives).
     size_t maxPoints = 0;

@@ -25,11 +25,6 @@ struct Change {
     ThreadIndex thread = 0;
 };
 
-bool selected(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 double bandwidthOf(const EventTable& t, EventIndex i)
 {
     const MemoryArgs* args = findSparse(t.memoryArgs, i);
@@ -54,7 +49,7 @@ MemoryBandwidth memoryBandwidth(const Run& run, const MemoryBandwidthOptions& op
     KernelTypeCache types(run.strings);
     bool anyRank = false;
     for (const RankTrace& rank : run.ranks) {
-        if (!selected(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         anyRank = true;
         const EventTable& t = rank.events;
@@ -152,9 +147,8 @@ MemoryBandwidth memoryBandwidth(const Run& run, const MemoryBandwidthOptions& op
         if (kinds.empty())
             result.notes.push_back(rankLabel(rank.rank) + " has no memcpy or memset on a GPU stream");
     }
-    for (int wanted : options.ranks)
-        if (!run.findRank(wanted))
-            result.notes.push_back(rankLabel(wanted) + " is not in the run");
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(std::move(note));
     if (!anyRank)
         result.error = "no rank to analyse";
     else if (result.series.empty())

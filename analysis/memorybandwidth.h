@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Memory copy bandwidth over time per copy kind (HTA's get_memory_bw_time_series and
 // get_memory_bw_summary): each memcpy/memset adds its GB/s while it runs, so the series is the
 // concurrent bandwidth of that kind.
@@ -14,7 +16,7 @@ namespace kscope {
 
 struct MemoryBandwidthOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;  // empty = every rank (HTA's default is rank 0 only)
+    RankChoice ranks;        // empty = every rank (HTA's default is rank 0 only)
 };
 
 // One kind's step function: gbps[i] from tsNs[i] until tsNs[i + 1]. HTA's mode has a point per

@@ -12,9 +12,9 @@ OperatorKernels operatorKernels(const Run& run, const OperatorKernelsOptions& op
 {
     OperatorKernels result;
     result.op = options.op;
-    const RankTrace* rank = options.rank < 0 ? (run.ranks.empty() ? nullptr : &run.ranks.front()) : run.findRank(options.rank);
+    const RankTrace* rank = oneRank(run, options.rank);
     if (!rank) {
-        result.error = options.rank < 0 ? "the run has no rank" : "rank " + std::to_string(options.rank) + " is not in the run";
+        result.error = run.ranks.empty() ? "the run has no rank" : positionsNotInRun(run, {*options.rank}).front();
         return result;
     }
     result.rank = rank->rank;

@@ -8,7 +8,7 @@
 
 #include "resulttable.h"
 
-#include "model/trace.h"
+#include "rankchoice.h"
 
 #include <cstdint>
 #include <string>
@@ -17,7 +17,7 @@
 namespace kscope {
 
 struct OperatorKernelsOptions {
-    int rank = -1;          // -1: the run's first rank
+    std::optional<RankIndex> rank;  // unset: the run's first rank
     StringId op;            // the operator's name
     bool selfOnly = false;  // only what its own runtime calls launched (device self)
     bool includeAnnotations = false;  // as OperatorOptions: user annotations count as ops

@@ -40,11 +40,6 @@ private:
     std::vector<uint8_t> m_state;
 };
 
-bool rankWanted(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 // One rank's rows, not yet sorted or folded.
 void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& options, TensorCoreCache& tc,
                  std::vector<OperatorRow>& rows, TensorCoreShare& share)
@@ -271,7 +266,7 @@ Operators operatorStats(const Run& run, const OperatorOptions& options)
     TensorCoreCache tc(run.strings);
     bool anyShape = false;
     for (const RankTrace& rank : run.ranks) {
-        if (!rankWanted(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         TensorCoreShare share;
         share.rank = rank.rank;
@@ -298,12 +293,12 @@ Operators operatorStats(const Run& run, const OperatorOptions& options)
     return result;
 }
 
-std::vector<KernelTensorCoreRow> kernelTensorCores(const Run& run, const std::vector<int>& ranks)
+std::vector<KernelTensorCoreRow> kernelTensorCores(const Run& run, const RankChoice& ranks)
 {
     std::vector<KernelTensorCoreRow> rows;
     TensorCoreCache tc(run.strings);
     for (const RankTrace& rank : run.ranks) {
-        if (!rankWanted(ranks, rank.rank))
+        if (!chosen(ranks, run.indexOf(rank)))
             continue;
         const EventTable& t = rank.events;
         std::unordered_map<uint32_t, size_t> at;

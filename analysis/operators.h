@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Time per PyTorch operator on host and device (the TensorBoard profiler's Operator view):
 // per CPU op name (or name and input shapes, or call stack) its calls, host time with and
 // without its child ops, and the GPU time of the kernels, memcpys and memsets it launched
@@ -25,7 +27,7 @@ const char* toString(OpGroupBy groupBy);  // "name", "shape", "stack"
 struct OperatorOptions {
     OpGroupBy groupBy = OpGroupBy::Name;
     bool includeAnnotations = false;  // user annotations (record_function, ProfilerStep#N) count as ops
-    std::vector<int> ranks;           // empty = every rank
+    RankChoice ranks;                 // empty = every rank
     size_t top = 0;                   // per rank, rows kept by device total time; the rest folded; 0 = all
 };
 
@@ -92,7 +94,7 @@ struct KernelTensorCoreRow {
     int64_t totalNs = 0;
     bool tensorCores = false;
 };
-std::vector<KernelTensorCoreRow> kernelTensorCores(const Run& run, const std::vector<int>& ranks = {});
+std::vector<KernelTensorCoreRow> kernelTensorCores(const Run& run, const RankChoice& ranks = {});
 
 // HTA's LabeledTrace.get_ops_summary(extract_ops(rank, iteration, device_type)): per (category,
 // name) of one rank and one iteration the count and summed duration. HTA's ids (cat_id,

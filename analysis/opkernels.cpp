@@ -328,18 +328,13 @@ OpKernels opKernelDelays(const Run& run, const OpKernelsOptions& options)
 {
     OpKernels result;
     result.htaCompat = options.htaCompat;
-    std::vector<int> ranks = options.ranks;
-    if (ranks.empty())
-        for (const RankTrace& r : run.ranks)
-            ranks.push_back(r.rank);
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(note + ": left out");
+    const std::vector<const RankTrace*> ranks = ranksToRead(run, options.ranks);
     Aggregator accumulated(true);  // HTA's launch_stats, never cleared between ranks
     bool anyLaunch = false;
-    for (int number : ranks) {
-        const RankTrace* rank = run.findRank(number);
-        if (!rank) {
-            result.notes.push_back(rankLabel(number) + " is not in the run: left out");
-            continue;
-        }
+    for (const RankTrace* rank : ranks) {
+        const int number = rank->rank;
         std::vector<Launch> launches;
         if (options.htaCompat) {
             std::string why;

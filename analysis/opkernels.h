@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Which GPU kernels each ATen operator launches, and its delays (HTA's
 // get_aten_op_kernels_and_delay): for every kernel launch the innermost enclosing "aten::"
 // operator; per operator occurrence its kernels in launch order, the delay from the operator's
@@ -23,7 +25,7 @@ namespace kscope {
 
 struct OpKernelsOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;  // empty = every rank (HTA: rank 0)
+    RankChoice ranks;  // empty = every rank (HTA: rank 0)
 };
 
 struct OpKernelRow {

@@ -16,6 +16,7 @@ Overlap commCompOverlap(const Run& run, const OverlapOptions& options)
         const RankGpuUnions unions = gpuUnions(rank, types, options.htaCompat);
         OverlapRow row;
         row.rank = rank.rank;
+        row.rankIndex = run.indexOf(rank);
         row.communicationNs = totalLength(unions.communication);
         row.overlapNs = intersectionLength(unions.communication, unions.computation);
         row.hasCommunication = !unions.communication.empty();

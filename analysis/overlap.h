@@ -16,6 +16,7 @@ struct OverlapOptions {
 // get_comm_comp_overlap): |U(comm) ∩ U(comp)| / |U(comm)|. Memory kernels are ignored.
 struct OverlapRow {
     int rank = -1;
+    RankIndex rankIndex;
     int64_t communicationNs = 0;  // union of COMMUNICATION kernels
     int64_t overlapNs = 0;        // part of it covered by COMPUTATION kernels
     bool hasCommunication = false;

@@ -23,11 +23,6 @@ struct Change {
     bool valid = true;  // false: HTA's join found no GPU op (NaN stream, dropped by its groupby)
 };
 
-bool selected(const std::vector<int>& ranks, int rank)
-{
-    return ranks.empty() || std::find(ranks.begin(), ranks.end(), rank) != ranks.end();
-}
-
 // HTA: runtime launches with a correlated partner (index_correlation > 0), each joined to the
 // GPU events (stream != -1) of its correlation (taking their stream, pid and tid), then the GPU
 // events whose correlation a launch has; concatenated and put in order by numpy's quicksort on
@@ -212,7 +207,7 @@ QueueLength queueLength(const Run& run, const QueueLengthOptions& options)
     const std::vector<StringId> names = idsOfNames(run.strings, queueLaunchNames(options.htaCompat));
     bool anyRank = false;
     for (const RankTrace& rank : run.ranks) {
-        if (!selected(options.ranks, rank.rank))
+        if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         anyRank = true;
         std::vector<Change> changes;
@@ -250,9 +245,8 @@ QueueLength queueLength(const Run& run, const QueueLengthOptions& options)
         for (QueueSeries& s : series)
             result.series.push_back(std::move(s));
     }
-    for (int wanted : options.ranks)
-        if (!run.findRank(wanted))
-            result.notes.push_back(rankLabel(wanted) + " is not in the run");
+    for (std::string& note : positionsNotInRun(run, options.ranks))
+        result.notes.push_back(std::move(note));
     if (!anyRank)
         result.error = "no rank to analyse";
     else if (result.series.empty())

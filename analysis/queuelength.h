@@ -1,5 +1,7 @@
 #pragma once
 
+#include "rankchoice.h"
+
 // Launch queue length per GPU stream (HTA's get_queue_length_time_series, _summary and
 // get_time_spent_blocked_on_full_queue): +1 when a runtime call enqueues work on a stream, -1
 // when that work starts on the GPU.
@@ -16,7 +18,7 @@ inline constexpr int64_t kCudaMaxLaunchQueuePerStream = 1024;  // HTA's CUDA_MAX
 
 struct QueueLengthOptions {
     bool htaCompat = false;
-    std::vector<int> ranks;  // empty = every rank (HTA's default is rank 0 only)
+    RankChoice ranks;        // empty = every rank (HTA's default is rank 0 only)
     int64_t maxQueueLength = kCudaMaxLaunchQueuePerStream;  // a stream at or above it is "full"
 };
 

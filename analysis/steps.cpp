@@ -46,15 +46,6 @@ bool inHtaFrame(const EventTable& t, size_t i)
     return t.phase[i] == Phase::Complete && t.category[i] && t.kind[i] != EventKind::TraceSpan;
 }
 
-std::vector<int> ranksOf(const Run& run, const std::vector<int>& asked)
-{
-    std::vector<int> ranks = asked;
-    if (ranks.empty())
-        for (const RankTrace& r : run.ranks)
-            ranks.push_back(r.rank);
-    return ranks;
-}
-
 std::string listText(const std::vector<int>& values)
 {
     std::string text = "[";
@@ -79,17 +70,15 @@ double sampleStd(const std::vector<double>& values)
 
 } // namespace
 
-ProfilerSteps profilerSteps(const Run& run, const std::vector<int>& ranks)
+ProfilerSteps profilerSteps(const Run& run, const RankChoice& ranks)
 {
     ProfilerSteps result;
     std::set<int> numbers;
     std::vector<int> numberOf(run.strings.size(), INT_MIN);
-    for (int rankNumber : ranksOf(run, ranks)) {
-        const RankTrace* rank = run.findRank(rankNumber);
-        if (!rank) {
-            result.notes.push_back(rankLabel(rankNumber) + " is not in the run: left out");
-            continue;
-        }
+    for (std::string& note : positionsNotInRun(run, ranks))
+        result.notes.push_back(note + ": left out");
+    for (const RankTrace* rank : ranksToRead(run, ranks)) {
+        const int rankNumber = rank->rank;
         const EventTable& t = rank->events;
         std::map<int, StepSpan> spans;
         for (size_t i = 0; i < t.size(); ++i) {
@@ -107,6 +96,7 @@ ProfilerSteps profilerSteps(const Run& run, const std::vector<int>& ranks)
             StepSpan& s = it->second;
             if (fresh) {
                 s = {rankNumber, number, static_cast<EventIndex>(i), t.tsNs[i], t.endNs(static_cast<EventIndex>(i))};
+                s.rankIndex = run.indexOf(*rank);
             } else {
                 s.cpuStartNs = std::min(s.cpuStartNs, t.tsNs[i]);
                 s.cpuEndNs = std::max(s.cpuEndNs, t.endNs(static_cast<EventIndex>(i)));

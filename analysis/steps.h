@@ -12,7 +12,7 @@
 //   ncclKernel_*, so finds nothing on NCCL >= 2.19's ncclDevKernel_*), stream 0 and step 0
 //   count, one rank or too few ranks per step answer instead of raising.
 
-#include "model/trace.h"
+#include "rankchoice.h"
 
 #include <cstdint>
 #include <string>
@@ -27,6 +27,7 @@ struct StepSpan {
     int64_t cpuStartNs = 0, cpuEndNs = 0;
     int64_t gpuStartNs = 0, gpuEndNs = 0;  // of the step's GPU work; equal when it has none
     int64_t gpuEvents = 0;                 // kernels, memcpys, memsets launched in the step
+    RankIndex rankIndex;
     bool hasGpu() const { return gpuEvents > 0; }
     int64_t cpuNs() const { return cpuEndNs - cpuStartNs; }
     int64_t gpuNs() const { return gpuEndNs - gpuStartNs; }
@@ -40,7 +41,7 @@ struct ProfilerSteps {
 };
 
 // `ranks` empty = every rank (the list of numbers is over those ranks too).
-ProfilerSteps profilerSteps(const Run& run, const std::vector<int>& ranks = {});
+ProfilerSteps profilerSteps(const Run& run, const RankChoice& ranks = {});
 
 struct StragglerOptions {
     bool htaCompat = false;

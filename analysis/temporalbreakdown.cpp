@@ -35,6 +35,7 @@ TemporalBreakdown temporalBreakdown(const Run& run, const TemporalOptions& optio
         }
         TemporalBreakdownRow row;
         row.rank = rank.rank;
+        row.rankIndex = run.indexOf(rank);
         row.spanNs = unions.all.back().end - unions.all.front().start;
         row.idleNs = row.spanNs - totalLength(unions.all);
         row.computeNs = totalLength(unions.computation);

@@ -15,6 +15,7 @@ struct TemporalOptions {
 // One rank's GPU time between its first and last GPU activity (HTA's get_temporal_breakdown).
 struct TemporalBreakdownRow {
     int rank = -1;
+    RankIndex rankIndex;
     int64_t idleNs = 0;        // span minus the union of all GPU activity
     int64_t computeNs = 0;     // union of COMPUTATION kernels
     int64_t nonComputeNs = 0;  // busy but not computing: communication, memory, sync

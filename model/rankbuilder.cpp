@@ -411,66 +411,109 @@ void recordStreamFileOrder(RankTrace& trace)
         trace.streamsInFileOrder.push_back(stream);
 }
 
-void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
+namespace {
+
+// The kept rows of `from` into `to`, links, parents, steps and sparse args remapped. `to` may be
+// `from` (compaction in place: a row only moves to a lower index).
+void selectRows(const RankTrace& from, RankTrace& to, const std::vector<uint8_t>& keep)
 {
-    EventTable& t = trace.events;
-    const size_t n = t.size();
+    const EventTable& f = from.events;
+    EventTable& t = to.events;
+    const bool inPlace = &from == &to;
+    const size_t n = f.size();
     std::vector<EventIndex> newIndex(n, kNoEvent);
     EventIndex next = 0;
     for (size_t i = 0; i < n; ++i)
         if (keep[i])
             newIndex[i] = next++;
-    auto compact = [&](auto& column) {
+    const auto kept = static_cast<size_t>(next);
+    auto gather = [&](const auto& source, auto& column) {
+        if (!inPlace)
+            column.resize(kept);
         size_t out = 0;
         for (size_t i = 0; i < n; ++i)
             if (keep[i])
-                column[out++] = column[i];
+                column[out++] = source[i];
         column.resize(out);
     };
-    compact(t.tsNs);
-    compact(t.durNs);
-    compact(t.name);
-    compact(t.category);
-    compact(t.thread);
-    compact(t.stream);
-    compact(t.correlation);
-    compact(t.externalId);
-    compact(t.link);
-    compact(t.parent);
-    compact(t.step);
-    compact(t.phase);
-    compact(t.kind);
-    compact(t.depth);
-    const bool hasFileIndex = t.fileIndex.size() == n;  // only while loading
+    gather(f.tsNs, t.tsNs);
+    gather(f.durNs, t.durNs);
+    gather(f.name, t.name);
+    gather(f.category, t.category);
+    gather(f.thread, t.thread);
+    gather(f.stream, t.stream);
+    gather(f.correlation, t.correlation);
+    gather(f.externalId, t.externalId);
+    gather(f.link, t.link);
+    gather(f.parent, t.parent);
+    gather(f.step, t.step);
+    gather(f.phase, t.phase);
+    gather(f.kind, t.kind);
+    gather(f.depth, t.depth);
+    const bool hasFileIndex = f.fileIndex.size() == n;  // only while loading
     if (hasFileIndex)
-        compact(t.fileIndex);
+        gather(f.fileIndex, t.fileIndex);
     for (EventIndex& link : t.link)
         if (link != kNoEvent)
             link = newIndex[link];
     for (EventIndex& parent : t.parent)
         if (parent != kNoEvent)
             parent = newIndex[parent];
-    forEachSparse(t, [&](auto& rows) { remapSparse(rows, newIndex); });
+    if (inPlace) {
+        forEachSparse(t, [&](auto& rows) { remapSparse(rows, newIndex); });
+    } else {
+        // newIndex keeps the order of rows, so the copies stay sorted by event.
+        auto copyKept = [&](const auto& source, auto& rows) {
+            for (auto row : source)
+                if (newIndex[row.event] != kNoEvent) {
+                    row.event = newIndex[row.event];
+                    rows.push_back(row);
+                }
+        };
+        copyKept(f.memoryArgs, t.memoryArgs);
+        copyKept(f.collectiveArgs, t.collectiveArgs);
+        copyKept(f.shapeArgs, t.shapeArgs);
+        copyKept(f.kernelLaunchArgs, t.kernelLaunchArgs);
+        copyKept(f.syncArgs, t.syncArgs);
+        copyKept(f.callStackArgs, t.callStackArgs);
+        copyKept(f.memoryEvents, t.memoryEvents);
+    }
     std::vector<ProfilerStep> steps;
-    for (ProfilerStep s : trace.steps) {
+    for (ProfilerStep s : from.steps) {
         if (newIndex[s.event] == kNoEvent)
             continue;
         s.event = newIndex[s.event];
         steps.push_back(s);
     }
-    trace.steps = std::move(steps);
+    to.steps = std::move(steps);
     if (hasFileIndex) {
-        recordStreamFileOrder(trace);
+        recordStreamFileOrder(to);
     } else {
         // Keep the recorded order, minus streams with no events left.
-        std::erase_if(trace.streamsInFileOrder, [&t](int32_t stream) {
+        std::erase_if(to.streamsInFileOrder, [&t](int32_t stream) {
             return std::find(t.stream.begin(), t.stream.end(), stream) == t.stream.end();
         });
     }
+}
+
+} // namespace
+
+void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep)
+{
+    selectRows(trace, trace, keep);
     // Giving back a little slack would copy every column into fresh memory: only worth it when
     // much was dropped (HTA's trimming usually drops one step of many).
+    EventTable& t = trace.events;
     if (t.tsNs.capacity() > t.size() + t.size() / 8)
         t.shrinkToFit();
+}
+
+RankTrace copyRows(const RankTrace& trace, const std::vector<uint8_t>& keep)
+{
+    RankTrace copy;
+    static_cast<RankTraceInfo&>(copy) = trace;  // all but the events
+    selectRows(trace, copy, keep);
+    return copy;
 }
 
 size_t distinctProfilerStepNames(const StringPool& strings)

@@ -121,6 +121,8 @@ void recordStreamFileOrder(RankTrace& trace);
 
 // Keeps the rows whose keep flag is set, remapping links, parents, steps and sparse args.
 void keepRows(RankTrace& trace, const std::vector<uint8_t>& keep);
+// The same into a new rank trace: only the kept rows are copied (never the whole table first).
+RankTrace copyRows(const RankTrace& trace, const std::vector<uint8_t>& keep);
 
 // Nanoseconds as HTA's float64 microseconds: HTA reads ts with Python's float (correctly
 // rounded); n/1000 in 64-bit long double then to double gives the same value for ns-resolution

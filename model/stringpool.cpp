@@ -24,9 +24,9 @@ size_t StringPool::Hash::operator()(std::string_view s) const noexcept
     return static_cast<size_t>(h ^ (h >> 32));
 }
 
-StringPool::StringPool()
+StringPool::StringPool() : m_storage(std::make_shared<Storage>())
 {
-    m_views.emplace_back();
+    m_storage->views.emplace_back();
 }
 
 StringPool::StringPool(StringPool&&) noexcept = default;
@@ -37,59 +37,70 @@ std::string_view StringPool::store(std::string_view text)
 {
     if (text.empty())
         return {};
+    Storage& st = *m_storage;
     if (text.size() > kBlockSize / 4) {
         auto block = std::unique_ptr<char[]>(new char[text.size()]);
         std::memcpy(block.get(), text.data(), text.size());
         std::string_view stored(block.get(), text.size());
         // Keep the current small block last so it keeps filling.
-        m_blocks.insert(m_blocks.empty() ? m_blocks.end() : m_blocks.end() - 1, std::move(block));
-        m_storedBytes += text.size();
+        st.blocks.insert(st.blocks.empty() ? st.blocks.end() : st.blocks.end() - 1, std::move(block));
+        st.storedBytes += text.size();
         return stored;
     }
-    if (m_blocks.empty() || m_blockUsed + text.size() > m_blockSize) {
-        m_blocks.push_back(std::unique_ptr<char[]>(new char[kBlockSize]));  // not zero-filled
-        m_blockSize = kBlockSize;
-        m_blockUsed = 0;
-        m_storedBytes += kBlockSize;
+    if (st.blocks.empty() || st.blockUsed + text.size() > st.blockSize) {
+        st.blocks.push_back(std::unique_ptr<char[]>(new char[kBlockSize]));  // not zero-filled
+        st.blockSize = kBlockSize;
+        st.blockUsed = 0;
+        st.storedBytes += kBlockSize;
     }
-    char* dest = m_blocks.back().get() + m_blockUsed;
+    char* dest = st.blocks.back().get() + st.blockUsed;
     std::memcpy(dest, text.data(), text.size());
-    m_blockUsed += text.size();
+    st.blockUsed += text.size();
     return {dest, text.size()};
 }
 
 StringId StringPool::intern(std::string_view text)
 {
-    if (auto it = m_index.find(text); it != m_index.end())
+    if (auto it = m_storage->index.find(text); it != m_storage->index.end())
         return StringId{it->second};
+    if (m_storage.use_count() > 1)
+        *this = clone();  // shared: write to a copy of its own
     std::string_view stored = store(text);
-    const auto id = static_cast<uint32_t>(m_views.size());
-    m_views.push_back(stored);
-    m_index.emplace(stored, id);
+    const auto id = static_cast<uint32_t>(m_storage->views.size());
+    m_storage->views.push_back(stored);
+    m_storage->index.emplace(stored, id);
     return StringId{id};
 }
 
 StringPool StringPool::clone() const
 {
     StringPool copy;
-    copy.m_index.reserve(m_views.size());
-    for (size_t id = 1; id < m_views.size(); ++id)
-        copy.intern(m_views[id]);
+    copy.m_storage->index.reserve(size());
+    for (size_t id = 1; id < size(); ++id)
+        copy.intern(m_storage->views[id]);
     return copy;
+}
+
+StringPool StringPool::share() const
+{
+    StringPool shared;
+    shared.m_storage = m_storage;
+    return shared;
 }
 
 StringId StringPool::find(std::string_view text) const
 {
-    if (auto it = m_index.find(text); it != m_index.end())
+    if (auto it = m_storage->index.find(text); it != m_storage->index.end())
         return StringId{it->second};
     return {};
 }
 
 size_t StringPool::residentBytes() const
 {
-    return m_storedBytes + m_views.capacity() * sizeof(std::string_view)
-        + m_index.size() * (sizeof(std::string_view) + sizeof(uint32_t) + 2 * sizeof(void*))
-        + m_index.bucket_count() * sizeof(void*);
+    const Storage& st = *m_storage;
+    return st.storedBytes + st.views.capacity() * sizeof(std::string_view)
+        + st.index.size() * (sizeof(std::string_view) + sizeof(uint32_t) + 2 * sizeof(void*))
+        + st.index.bucket_count() * sizeof(void*);
 }
 
 } // namespace kscope

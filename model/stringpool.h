@@ -11,6 +11,9 @@
 namespace kscope {
 
 // Interns strings; ids are dense (1..size()) and views stay valid for the pool's lifetime.
+// share() gives a second pool over the same storage (a step slice's, at no copy); the first
+// intern() of a new string into a shared pool copies the storage first (copy on write), so a
+// pool read by other threads is never written.
 class StringPool {
 public:
     StringPool();
@@ -22,28 +25,35 @@ public:
 
     // A copy with the same ids (strings interned again in id order).
     StringPool clone() const;
+    // The same strings and ids over the same storage, without copying.
+    StringPool share() const;
 
     StringId intern(std::string_view text);
     // Returns the id of text if it was interned, else a null id.
     StringId find(std::string_view text) const;
-    std::string_view view(StringId id) const { return m_views[id.value]; }
+    std::string_view view(StringId id) const { return m_storage->views[id.value]; }
     // Number of strings including the null entry at 0.
-    size_t size() const { return m_views.size(); }
+    size_t size() const { return m_storage->views.size(); }
+    // What this pool holds; a shared storage counts in each pool that shares it.
     size_t residentBytes() const;
+    bool sharesStorageWith(const StringPool& other) const { return m_storage == other.m_storage; }
 
 private:
     struct Hash {
         using is_transparent = void;
         size_t operator()(std::string_view s) const noexcept;
     };
+    struct Storage {
+        std::vector<std::unique_ptr<char[]>> blocks;
+        size_t blockUsed = 0;
+        size_t blockSize = 0;
+        size_t storedBytes = 0;
+        std::vector<std::string_view> views;
+        std::unordered_map<std::string_view, uint32_t, Hash, std::equal_to<>> index;
+    };
     std::string_view store(std::string_view text);
 
-    std::vector<std::unique_ptr<char[]>> m_blocks;
-    size_t m_blockUsed = 0;
-    size_t m_blockSize = 0;
-    size_t m_storedBytes = 0;
-    std::vector<std::string_view> m_views;
-    std::unordered_map<std::string_view, uint32_t, Hash, std::equal_to<>> m_index;
+    std::shared_ptr<Storage> m_storage;
 };
 
 } // namespace kscope

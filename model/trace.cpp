@@ -123,6 +123,37 @@ const RankTrace* Run::findRank(int rank) const
     return (it != ranks.end() && it->rank == rank) ? &*it : nullptr;
 }
 
+std::vector<RankIndex> Run::ranksNumbered(const std::vector<int>& numbers) const
+{
+    std::vector<RankIndex> found;
+    for (const RankTrace& r : ranks)
+        if (std::find(numbers.begin(), numbers.end(), r.rank) != numbers.end())
+            found.push_back(indexOf(r));
+    return found;
+}
+
+bool Run::numberShared(RankIndex index) const
+{
+    const int number = at(index).rank;
+    const size_t i = index.value;
+    return (i > 0 && ranks[i - 1].rank == number) || (i + 1 < ranks.size() && ranks[i + 1].rank == number);
+}
+
+std::string Run::rankName(RankIndex index) const
+{
+    const RankTrace& r = at(index);
+    std::string name = std::to_string(r.rank);
+    if (numberShared(index)) {
+        // The file's name without what every trace file ends with, so ticks stay short.
+        std::string file = r.file.filename().string();
+        for (std::string_view suffix : {".gz", ".json", ".pt.trace"})
+            if (file.size() > suffix.size() && file.ends_with(suffix))
+                file.resize(file.size() - suffix.size());
+        name += " (" + file + ")";
+    }
+    return name;
+}
+
 size_t Run::residentBytes() const
 {
     size_t total = strings.residentBytes();

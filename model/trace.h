@@ -66,8 +66,10 @@ struct ProfilerStep {
     int64_t endNs = 0;
 };
 
-struct RankTrace {
-    int rank = -1;
+// Everything a rank trace holds besides its events: a step slice copies this and only the rows
+// of the step, never the whole table first.
+struct RankTraceInfo {
+    int rank = -1;  // the number the file claims (a label: see RankIndex)
     std::filesystem::path file;
     uint64_t compressedBytes = 0;
     uint64_t uncompressedBytes = 0;
@@ -85,7 +87,6 @@ struct RankTrace {
     std::vector<std::pair<uint32_t, uint32_t>> elementOffsets;
     TraceMetadata metadata;
     DeviceType deviceType = DeviceType::Unknown;
-    EventTable events;
     std::vector<ThreadKey> threads;
     std::vector<FlowEvent> flows;  // only with LoadOptions::keepFlows
     uint64_t flowEventsRead = 0;
@@ -100,6 +101,10 @@ struct RankTrace {
     uint64_t gpuEventsTrimmed = 0;     // of them kernels, memcpys and memsets
     uint64_t memoryEventsTrimmed = 0;  // of them [memory] events
     bool trimmedToCompleteSteps = false;
+};
+
+struct RankTrace : RankTraceInfo {
+    EventTable events;
 
     size_t residentBytes() const;
 };
@@ -116,7 +121,19 @@ struct Run {
     bool htaCompat = false;
     int64_t minTsNs = 0;  // earliest timestamp over all ranks
 
+    // The first rank trace claiming this number (the CLI's --rank and HTA's rank arguments name
+    // ranks by number); null when none does.
     const RankTrace* findRank(int rank) const;
+    const RankTrace& at(RankIndex index) const { return ranks[index.value]; }
+    bool has(RankIndex index) const { return index.value < ranks.size(); }
+    RankIndex indexOf(const RankTrace& rank) const { return RankIndex{static_cast<uint32_t>(&rank - ranks.data())}; }
+    // Every rank trace claiming one of these numbers, in run order (empty numbers: none).
+    std::vector<RankIndex> ranksNumbered(const std::vector<int>& numbers) const;
+    // True when another file of the run claims the same rank number.
+    bool numberShared(RankIndex index) const;
+    // The rank as a reader tells it apart: "3", or "3 (rank3-copy)" (its file, less .pt.trace.json.gz)
+    // when two files claim 3.
+    std::string rankName(RankIndex index) const;
     std::string_view str(StringId id) const { return strings.view(id); }
     size_t residentBytes() const;
 };

@@ -390,10 +390,10 @@ void TestAnalysisUnits::idleOneKernelStream()
 void TestAnalysisUnits::idleEmptyRank()
 {
     auto run = RunBuilder().rank(0).launched("k", 7, 0, 10, 45).rank(1).cpu("x", 0, 1).build();
-    const IdleTime compat = idleTimeBreakdown(*run, {.htaCompat = true, .ranks = {1}});
+    const IdleTime compat = idleTimeBreakdown(*run, {.htaCompat = true, .ranks = choiceOfNumbers(*run, {1})});
     QVERIFY(compat.rows.empty());
     QVERIFY(!compat.error.empty());
-    const IdleTime missing = idleTimeBreakdown(*run, {.htaCompat = true, .ranks = {5}});
+    const IdleTime missing = idleTimeBreakdown(*run, {.htaCompat = true, .ranks = choiceOfNumbers(*run, {5})});
     QVERIFY(!missing.error.empty());
     const IdleTime lenient = idleTimeBreakdown(*run, {});
     QVERIFY(lenient.error.empty());
@@ -434,7 +434,7 @@ void TestAnalysisUnits::idleHistogramCountsEveryGap()
     }
     auto run = builder.build();
     for (bool logScale : {false, true}) {
-        const IdleHistogram h = idleHistogram(*run, {.rank = 0, .bins = 8, .logScale = logScale});
+        const IdleHistogram h = idleHistogram(*run, {.rank = RankIndex{0}, .bins = 8, .logScale = logScale});
         QVERIFY(h.error.empty());
         QCOMPARE(h.edgesUs.size(), size_t(9));
         int64_t total = 0;

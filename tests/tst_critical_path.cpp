@@ -6,6 +6,7 @@
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
 #include "analysis/criticalpath.h"
+#include "analysis/rankchoice.h"
 #include "analysis/criticalpathoverlay.h"
 #include "analysis/criticalpathtables.h"
 #include "goldentables.h"
@@ -35,11 +36,11 @@ std::shared_ptr<Run> loadHta(const std::filesystem::path& dir)
     return loadRun(dir, options);
 }
 
-CriticalPathOptions optionsOf(const GoldenCall& call, bool htaCompat)
+CriticalPathOptions optionsOf(const Run& run, const GoldenCall& call, bool htaCompat)
 {
     CriticalPathOptions o;
     o.htaCompat = htaCompat;
-    o.rank = call.kwargs.value("rank").toInt(0);
+    o.rank = rankNumbered(run, call.kwargs.value("rank").toInt(0));
     o.annotation = call.kwargs.value("annotation").toString().toStdString();
     const QJsonValue instance = call.kwargs.value("instance_id");
     if (instance.isDouble())
@@ -184,7 +185,7 @@ void TestCriticalPath::golden()
     auto& run = runs[c.name];
     if (!run)
         run = loadHta(c.traceDir);
-    const CriticalPath result = criticalPath(*run, optionsOf(call, true));
+    const CriticalPath result = criticalPath(*run, optionsOf(*run, call, true));
     QVERIFY2(result.success, result.error.c_str());
     const GoldenCsv golden = readGoldenCsv(c.goldenDir, "critical_path_" + frame.toStdString());
     QVERIFY(golden.found);
@@ -259,7 +260,7 @@ void TestCriticalPath::overlay()
     QFETCH(QString, caseName);
     const GoldenCase c = findCase(caseName.toStdString());
     const auto run = loadHta(c.traceDir);
-    const CriticalPath result = criticalPath(*run, optionsOf(goldenCall(c.goldenDir, "critical_path"), true));
+    const CriticalPath result = criticalPath(*run, optionsOf(*run, goldenCall(c.goldenDir, "critical_path"), true));
     QVERIFY(result.success);
     const auto dir = scratchDir("critical_path_overlay_" + c.name);
     const CriticalPathOverlay written = writeCriticalPathOverlay(*run, result, dir);
@@ -333,14 +334,14 @@ void TestCriticalPath::errors()
     QVERIFY(r.error.find("instance 5") != std::string::npos);
 
     o.instanceStart = o.instanceEnd = 0;
-    o.rank = 3;
+    o.rank = rankNumbered(*run, 3);
     r = criticalPath(*run, o);
     QVERIFY(!r.success);
-    QVERIFY(r.error.find("rank 3") != std::string::npos);
+    QVERIFY(r.error.find("not in the run") != std::string::npos);
 
     // No cuda_sync events: an answer, with HTA's warning.
     const auto noSync = loadHta(writeTrace("nosync", {cpu("ProfilerStep#1", 0, 100, "user_annotation"), cpu("aten::a", 10, 50)}));
-    o.rank = 0;
+    o.rank = rankNumbered(*noSync, 0);
     r = criticalPath(*noSync, o);
     QVERIFY2(r.success, r.error.c_str());
     bool warned = false;
@@ -560,8 +561,8 @@ void TestCriticalPath::allRanksDuplicateRankNumber()
     bool named = false;
     for (const CrossRankSegment& s : r.segments)
         if (s.event != kNoEvent) {
-            QCOMPARE(run->ranks[s.rankIndex].file.filename().string(), std::string("b.json"));
-            named |= run->str(run->ranks[s.rankIndex].events.name[s.event]) == "b_op";
+            QCOMPARE(run->at(s.rankIndex).file.filename().string(), std::string("b.json"));
+            named |= run->str(run->at(s.rankIndex).events.name[s.event]) == "b_op";
         }
     QVERIFY(named);
     const Table table = crossRankPathTable(*run, r);

@@ -219,7 +219,7 @@ private slots:
             if (row.category == IdleCategory::KernelWait)
                 kernelWait = row.idleNs;
         QCOMPARE(kernelWait, int64_t(-5000 - 15000 + 15000));
-        const IdleHistogram histogram = idleHistogram(*run, {.rank = 0, .bins = 2});
+        const IdleHistogram histogram = idleHistogram(*run, {.rank = RankIndex{0}, .bins = 2});
         QCOMPARE(histogram.rank, 0);
         QVERIFY(histogram.edgesUs.front() >= 0.0);
     }

@@ -206,10 +206,10 @@ void TestGoldenAnalyses::golden()
     } else if (step.startsWith("get_idle_time_breakdown")) {
         IdleTimeOptions options;
         options.htaCompat = true;
+        std::vector<int> ranks;
         for (const QJsonValue& r : kw.value("ranks").toArray())
-            options.ranks.push_back(r.toInt());
-        if (options.ranks.empty())
-            options.ranks = {0};  // HTA's default
+            ranks.push_back(r.toInt());
+        options.ranks = choiceOfNumbers(*run, ranks.empty() ? std::vector<int>{0} : ranks);  // HTA's default: 0
         for (const QJsonValue& s : kw.value("streams").toArray())
             options.streams.push_back(s.toInt());
         options.consecutiveKernelDelayUs = kw.value("consecutive_kernel_delay").toDouble(30);

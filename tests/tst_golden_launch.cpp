@@ -151,12 +151,12 @@ void TestGoldenLaunch::golden()
     if (step == "get_cuda_kernel_launch_stats") {
         LaunchStatsOptions options;
         options.htaCompat = true;
-        options.ranks = ranksOf(call);
+        options.ranks = choiceOfNumbers(*run, ranksOf(call));
         options.runtimeCutoffUs = kw.value("runtime_cutoff").toDouble(50);
         options.launchDelayCutoffUs = kw.value("launch_delay_cutoff").toDouble(100);
         options.includeMemoryEvents = kw.value("include_memory_events").toBool(true);
         const Table table = launchStatsTable(*run, kernelLaunchStats(*run, options));
-        comparePerRank(c, stem, options.ranks, table,
+        comparePerRank(c, stem, ranksOf(call), table,
                        {{"correlation", "correlation", true},
                         {"cpu_duration", "cpu_duration", true},
                         {"gpu_duration", "gpu_duration", true},
@@ -166,16 +166,17 @@ void TestGoldenLaunch::golden()
     if (step.startsWith("get_queue_length") || step.startsWith("get_time_spent_blocked")) {
         QueueLengthOptions options;
         options.htaCompat = true;
-        options.ranks = ranksOf(goldenCall(c.goldenDir, "get_queue_length_time_series"));
+        const std::vector<int> ranks = ranksOf(goldenCall(c.goldenDir, "get_queue_length_time_series"));
+        options.ranks = choiceOfNumbers(*run, ranks);
         if (kw.value("max_queue_length").isDouble())
             options.maxQueueLength = kw.value("max_queue_length").toInt();
         const QueueLength result = queueLength(*run, options);
         if (step == "get_queue_length_time_series") {
             const Table table = queueSeriesTable(*run, result);
-            comparePerRank(c, stem, options.ranks, table,
+            comparePerRank(c, stem, ranks, table,
                            {{"ts", "ts", true}, {"pid", "pid", true}, {"tid", "tid", true},
                             {"stream", "stream", true}, {"queue_length", "queue_length", true}});
-            if (!readGoldenCsv(c.goldenDir, stem + "_rank" + std::to_string(options.ranks.front())).found)
+            if (!readGoldenCsv(c.goldenDir, stem + "_rank" + std::to_string(ranks.front())).found)
                 QVERIFY2(hasNote(table, "no result:"), "HTA returned no series: we should say why");
             return;
         }
@@ -204,7 +205,7 @@ void TestGoldenLaunch::golden()
         return;
     }
     if (step.startsWith("get_memory_bw")) {
-        const MemoryBandwidth result = memoryBandwidth(*run, {.htaCompat = true, .ranks = ranksOf(call)});
+        const MemoryBandwidth result = memoryBandwidth(*run, {.htaCompat = true, .ranks = choiceOfNumbers(*run, ranksOf(call))});
         if (step == "get_memory_bw_time_series") {
             const Table table = memoryBwSeriesTable(*run, result);
             comparePerRank(c, stem, ranksOf(call), table,
@@ -224,7 +225,7 @@ void TestGoldenLaunch::golden()
         return;
     }
     // get_cupti_counter_data_with_operators: one frame per rank that has profiled kernels.
-    const CuptiCounters result = cuptiCounters(*run, {.htaCompat = true, .ranks = ranksOf(call)});
+    const CuptiCounters result = cuptiCounters(*run, {.htaCompat = true, .ranks = choiceOfNumbers(*run, ranksOf(call))});
     const Table table = cuptiCountersTable(*run, result);
     const std::vector<int> ranks = ranksOf(call);
     size_t frames = 0;
@@ -276,7 +277,7 @@ void TestGoldenLaunch::counters()
     const auto run = loadCase(c);
     CounterTraceOptions options;
     options.htaCompat = true;
-    options.ranks = ranksOf(call);
+    options.ranks = choiceOfNumbers(*run, ranksOf(call));
     options.outputDir = scratchDir("golden-counters-" + c.name);
     const CounterTraces result = writeTracesWithCounters(*run, options);
     QVERIFY2(result.error.empty(), result.error.c_str());

@@ -150,7 +150,7 @@ void TestGoldenPatterns::golden()
         options.minPatternLength = kw.value("min_pattern_len").toInt(3);
         options.topK = kw.value("top_k").toInt(5);
         const int rank = kw.value("rank").toInt(0);
-        options.ranks = {rank};
+        options.ranks = choiceOfNumbers(*run, {rank});
         const Table table = patternsTable(*run, frequentKernelSequences(*run, options));
         const GoldenCsv golden = readGoldenCsv(c.goldenDir, stem);
         if (raised) {
@@ -178,10 +178,10 @@ void TestGoldenPatterns::golden()
     if (step == "get_aten_op_kernels_and_delay") {
         OpKernelsOptions options;
         options.htaCompat = true;
+        std::vector<int> ranks;
         for (const QJsonValue& r : kw.value("ranks").toArray())
-            options.ranks.push_back(r.toInt());
-        if (options.ranks.empty())
-            options.ranks = {0};
+            ranks.push_back(r.toInt());
+        options.ranks = choiceOfNumbers(*run, ranks.empty() ? std::vector<int>{0} : ranks);
         const Table table = opKernelsTable(*run, opKernelDelays(*run, options));
         if (raised) {
             QVERIFY(table.rows.empty());
@@ -189,7 +189,7 @@ void TestGoldenPatterns::golden()
             QVERIFY2(hasNote(table, why), qPrintable(QString::fromStdString(notesOf(table))));
             return;
         }
-        for (int rank : options.ranks) {
+        for (int rank : ranks.empty() ? std::vector<int>{0} : ranks) {
             const GoldenCsv golden = readGoldenCsv(c.goldenDir, stem + "_rank" + std::to_string(rank));
             QVERIFY(golden.found);
             const std::string difference =
@@ -244,7 +244,7 @@ void TestGoldenPatterns::golden()
     }
     if (step == "get_gpu_kernels_with_user_annotations") {
         const int rank = kw.value("rank").toInt(0);
-        const Table table = annotatedKernelsTable(*run, kernelsWithAnnotations(*run, {.htaCompat = true, .ranks = {rank}}));
+        const Table table = annotatedKernelsTable(*run, kernelsWithAnnotations(*run, {.htaCompat = true, .ranks = choiceOfNumbers(*run, {rank})}));
         const GoldenCsv golden = readGoldenCsv(c.goldenDir, stem);
         if (!golden.found) {  // HTA returned None: no gpu_user_annotation
             QVERIFY(table.rows.empty());
@@ -293,7 +293,7 @@ void TestGoldenPatterns::overlay()
     options.operatorName = call.kwargs.value("operator_name").toString().toStdString();
     options.minPatternLength = call.kwargs.value("min_pattern_len").toInt(3);
     options.topK = call.kwargs.value("top_k").toInt(5);
-    options.ranks = {call.kwargs.value("rank").toInt(0)};
+    options.ranks = choiceOfNumbers(*run, {call.kwargs.value("rank").toInt(0)});
     const KernelPatterns patterns = frequentKernelSequences(*run, options);
     const PatternOverlay overlay = writePatternOverlays(*run, patterns, scratchDir("golden-overlay-" + c.name));
     QVERIFY2(overlay.error.empty(), overlay.error.c_str());

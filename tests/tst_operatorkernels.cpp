@@ -28,14 +28,14 @@ const char* const kNested = R"json({"traceEvents": [
 // operatorKernels() of every row of the operator table adds up to it, total and self.
 int checkAgainstTable(const Run& run, int rank, bool annotations)
 {
-    const Operators ops = operatorStats(run, {.includeAnnotations = annotations, .ranks = {rank}});
+    const Operators ops = operatorStats(run, {.includeAnnotations = annotations, .ranks = choiceOfNumbers(run, {rank})});
     int checked = 0;
     for (const OperatorRow& row : ops.rows) {
         if (row.foldedRows > 0 || row.deviceTotalNs == 0)
             continue;
         for (const bool self : {false, true}) {
             const OperatorKernels kernels = operatorKernels(
-                run, {.rank = rank, .op = row.name, .selfOnly = self, .includeAnnotations = annotations});
+                run, {.rank = rankNumbered(run, rank), .op = row.name, .selfOnly = self, .includeAnnotations = annotations});
             const std::string what = std::string(run.str(row.name)) + (self ? " self" : " total")
                 + (annotations ? " with annotations" : "");
             if (!kernels.error.empty() || kernels.opCalls != row.calls) {
@@ -84,19 +84,20 @@ private slots:
         QCOMPARE(checkAgainstTable(*run, 0, false), 1);
         QCOMPARE(checkAgainstTable(*run, 0, true), 2);
         const StringId outer = run->strings.find("aten::outer");
-        const OperatorKernels self = operatorKernels(*run, {.rank = 0, .op = outer, .selfOnly = true, .includeAnnotations = true});
+        const OperatorKernels self = operatorKernels(*run, {.rank = RankIndex{0}, .op = outer, .selfOnly = true, .includeAnnotations = true});
         QCOMPARE(self.rows.size(), size_t(1));  // k2 only: the region launched k1
         QCOMPARE(self.rows[0].totalNs, int64_t(3000));
         // not an op unless annotations count as ops
-        QVERIFY(!operatorKernels(*run, {.rank = 0, .op = run->strings.find("region")}).error.empty());
+        QVERIFY(!operatorKernels(*run, {.rank = RankIndex{0}, .op = run->strings.find("region")}).error.empty());
     }
 
     void saysWhatIsMissing()
     {
         const auto run = loadRun(test::sourceDir() / "resources" / "sample-run", LoadOptions{});
-        QCOMPARE(operatorKernels(*run, {.rank = 99, .op = run->strings.find("aten::mm")}).error, std::string("rank 99 is not in the run"));
-        QVERIFY(operatorKernels(*run, {.rank = 0, .op = run->strings.find("ProfilerStep#100"), .includeAnnotations = true}).error.empty());
-        const OperatorKernels none = operatorKernels(*run, {.rank = 0, .op = run->strings.find("cudaLaunchKernel")});
+        QVERIFY(operatorKernels(*run, {.rank = RankIndex{99}, .op = run->strings.find("aten::mm")})
+                    .error.starts_with("rank position 99 is not in the run"));
+        QVERIFY(operatorKernels(*run, {.rank = RankIndex{0}, .op = run->strings.find("ProfilerStep#100"), .includeAnnotations = true}).error.empty());
+        const OperatorKernels none = operatorKernels(*run, {.rank = RankIndex{0}, .op = run->strings.find("cudaLaunchKernel")});
         QVERIFY2(none.error.find("has no call of cudaLaunchKernel") != std::string::npos, none.error.c_str());
     }
 };

@@ -282,7 +282,7 @@ void TestPatternsUnits::opKernelsHtaAddsEarlierRanks()
     const OpKernels own = opKernelDelays(*run, {});
     QCOMPARE(own.rows.size(), size_t{2});
     QCOMPARE(own.rows[1].count, int64_t{1});
-    const OpKernels hta = opKernelDelays(*run, {.htaCompat = true, .ranks = {0, 1}});
+    const OpKernels hta = opKernelDelays(*run, {.htaCompat = true, .ranks = choiceOfNumbers(*run, {0, 1})});
     QCOMPARE(hta.rows.size(), size_t{2});
     QCOMPARE(hta.rows[0].count, int64_t{1});
     QCOMPARE(hta.rows[1].rank, 1);

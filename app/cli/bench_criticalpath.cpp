@@ -21,14 +21,14 @@ std::vector<std::vector<Cell>> criticalPathTimings(const Run& run, const Invocat
         return rows;
     CriticalPathOptions options;
     options.htaCompat = invocation.common.htaCompat;
-    options.rank = run.ranks.front().rank;
+    options.rank = RankIndex{0};
     int64_t nodes = 0, segments = 0;
     const double one = bestSeconds([&] {
         const CriticalPath r = criticalPath(run, options);
         nodes = static_cast<int64_t>(r.nodes.size());
         segments = static_cast<int64_t>(r.segments.size());
     });
-    rows.push_back({std::string("analysis_critical_path_rank") + std::to_string(options.rank) + "_step", one * 1000.0,
+    rows.push_back({std::string("analysis_critical_path_rank") + std::to_string(run.ranks.front().rank) + "_step", one * 1000.0,
                     std::string("ms")});
     rows.push_back({std::string("analysis_critical_path_nodes"), nodes, std::string("nodes")});
     rows.push_back({std::string("analysis_critical_path_segments"), segments, std::string("segments")});

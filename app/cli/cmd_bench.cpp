@@ -2,8 +2,11 @@
 
 #include "command.h"
 
+#include "model/runslice.h"
+
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <iostream>
@@ -40,6 +43,40 @@ uint64_t currentRssBytes()
     uint64_t pages = 0, residentPages = 0;
     statm >> pages >> residentPages;
     return residentPages * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+// What choosing a step costs, as the GUI's step selector pays it: slices of the first steps kept
+// at once (the session keeps up to three), their bytes and the resident set they add, each
+// relative to the run.
+void addStepSliceRows(Table& table, const Run& run)
+{
+    std::vector<int> steps;
+    for (const RankTrace& rank : run.ranks)
+        for (const ProfilerStep& s : rank.steps)
+            if (std::find(steps.begin(), steps.end(), s.number) == steps.end())
+                steps.push_back(s.number);
+    std::sort(steps.begin(), steps.end());
+    steps.resize(std::min<size_t>(steps.size(), 3));
+    if (steps.empty())
+        return;
+    const double mb = 1024.0 * 1024.0;
+    const double runBytes = static_cast<double>(run.residentBytes());
+    const uint64_t rssBefore = currentRssBytes();
+    std::vector<std::shared_ptr<Run>> slices;
+    double sliceBytes = 0;
+    for (int step : steps) {
+        slices.push_back(sliceRunToStep(run, step));
+        for (const RankTrace& r : slices.back()->ranks)
+            sliceBytes += static_cast<double>(r.residentBytes());  // the string pool is shared
+    }
+    const double rssPerSlice = (static_cast<double>(currentRssBytes()) - static_cast<double>(rssBefore)) / slices.size();
+    const double perSlice = sliceBytes / slices.size();
+    table.addRow({std::string("step_slices_kept"), static_cast<int64_t>(slices.size()), std::string("")});
+    table.addRow({std::string("step_slice_size"), perSlice / mb, std::string("MB")});
+    table.addRow({std::string("step_slice_over_run"), runBytes > 0 ? perSlice / runBytes : 0.0, std::string("ratio")});
+    table.addRow({std::string("rss_per_step_slice"), rssPerSlice / mb, std::string("MB")});
+    table.addRow({std::string("rss_per_step_slice_over_run"), runBytes > 0 ? rssPerSlice / runBytes : 0.0, std::string("ratio")});
+    table.addRow({std::string("peak_rss_with_slices"), peakRssBytes() / mb, std::string("MB")});
 }
 
 struct BenchArgs {
@@ -116,6 +153,7 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
         table.addRow({std::string("rss_after_last_release"), rssBetweenLoads.back() / mb, std::string("MB")});
         table.addRow({std::string("rss_growth_per_load"), growth / mb, std::string("MB")});
     }
+    addStepSliceRows(table, *run);
     for (const auto& [name, extra] : benchExtensions()) {
         for (auto& row : extra(*run, invocation))
             table.addRow(std::move(row));

@@ -5,6 +5,7 @@
 #include "command.h"
 
 #include "analysis/criticalpath.h"
+#include "analysis/rankchoice.h"
 #include "analysis/criticalpathoverlay.h"
 #include "analysis/criticalpathtables.h"
 
@@ -22,6 +23,7 @@ namespace {
 
 struct CriticalPathArgs {
     CriticalPathOptions options;
+    int rank = -1;  // --rank: a number (the first file claiming it)
     std::string annotation;
     bool annotationGiven = false;
     std::string instance;
@@ -67,7 +69,7 @@ std::vector<std::string> splitNames(const std::string& text)
 Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
 {
     auto args = std::make_shared<CriticalPathArgs>();
-    app.add_option("--rank", args->options.rank, "the rank to analyse (HTA's rank); default the run's first")
+    app.add_option("--rank", args->rank, "the rank to analyse (HTA's rank); default the run's first")
         ->check(wholeNumber(0, INT_MAX))
         ->type_name("R");
     CLI::Option* annotation = app.add_option(
@@ -126,8 +128,9 @@ Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
         const TableStyle style{.dropFirst = {"cat", "pid", "index", "event", "event_idx"}};
         bool overlayFailed = false;
         const int code = runAnalysis(
-            withRank(invocation, o.rank),
+            withRank(invocation, args->rank),
             [&](const Run& run) {
+                o.rank = rankNumbered(run, args->rank);
                 const CriticalPath result = criticalPath(run, o);
                 Table table = args->breakdown ? criticalPathBreakdownTable(run, result)
                     : args->edges             ? criticalPathEdgesTable(result)

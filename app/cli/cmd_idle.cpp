@@ -62,7 +62,7 @@ Action setupIdleHistogram(CLI::App& app, const Invocation& invocation)
             Table table;
             for (const RankTrace& rank : run.ranks) {
                 IdleHistogramOptions one = *options;
-                one.rank = rank.rank;
+                one.rank = run.indexOf(rank);
                 Table part = idleHistogramTable(idleHistogram(run, one));
                 table.columns = part.columns;
                 for (auto& row : part.rows)

@@ -258,7 +258,7 @@ void fill(Db& db, const Run& run, EventMatcher& matcher, int onlyRank)
     sqlite3_stmt* op = db.prepare("INSERT INTO ops VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     OperatorOptions opOptions;
     if (onlyRank >= 0)
-        opOptions.ranks = {onlyRank};
+        opOptions.ranks = choiceOfNumbers(run, {onlyRank});
     const Operators ops = operatorStats(run, opOptions);
     for (const OperatorRow& r : ops.rows) {
         if (!db.ok())

@@ -65,6 +65,7 @@ private slots:
     void corruptFileListedOthersShown();
     void emptyFolderSaysWhy();
     void partialRankIsHatched();
+    void twoFilesClaimingOneRankAreTwoRanks();
     void cpuOnlyAndOneRankRunsSayWhy();
     void comparisonViewShowsBothRuns();
     void launchAndQueueViewsFollowTheRank();
@@ -157,7 +158,7 @@ void TestMainWindow::clickRankBarDrillsIn()
     const QPoint bar(int(chart->xAxis->coordToPixel(rank)), int(chart->yAxis->coordToPixel(50.0)));
     QVERIFY(chart->axisRect()->rect().contains(bar));
     QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, bar);
-    QCOMPARE(w().session()->selection()->rank(), rank);
+    QCOMPARE(selectedRankNumber(w()), rank);
     QVERIFY(waitIdle(w()));
     QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank %1").arg(rank)));
     QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank5"));
@@ -178,7 +179,7 @@ void TestMainWindow::ctrlClickSelectsSeveralRanks()
     QVERIFY(waitIdle(w()));
     const int rowsForOne = kernelsTable()->proxy()->rowCount();
     click(2, Qt::ControlModifier);
-    QCOMPARE(w().session()->selection()->ranks(), (QList<int>{2, 5}));
+    QCOMPARE(selectedRankNumbers(w()), (QList<int>{2, 5}));
     QVERIFY(waitIdle(w()));
     QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 2")));  // the newest drives single-rank views
     QCOMPARE(kernelsTable()->proxy()->rankFilter(), (QList<int>{2, 5}));
@@ -189,7 +190,7 @@ void TestMainWindow::ctrlClickSelectsSeveralRanks()
     QCOMPARE(rankBox->currentText(), QStringLiteral("2, 5"));
     screenshot(&w(), "two-ranks");
     click(2, Qt::ControlModifier);
-    QCOMPARE(w().session()->selection()->ranks(), QList<int>{5});
+    QCOMPARE(selectedRankNumbers(w()), QList<int>{5});
     QCOMPARE(rankBox->currentText(), QStringLiteral("5"));
 }
 
@@ -349,7 +350,7 @@ void TestMainWindow::stepSelectorNarrowsViews()
 void TestMainWindow::htaCompatibleModeKeepsSelection()
 {
     const int step = w().run()->ranks.front().steps.at(1).number;
-    w().session()->selection()->setRank(3);
+    selectRankNumbered(w(), 3);
     w().session()->selection()->setStep(step);
     QVERIFY(waitIdle(w()));
     const auto previous = w().run();
@@ -363,14 +364,14 @@ void TestMainWindow::htaCompatibleModeKeepsSelection()
     // Microsecond rounding: every timestamp is a whole microsecond.
     const EventTable& events = w().run()->ranks.front().events;
     QVERIFY(std::all_of(events.tsNs.begin(), events.tsNs.end(), [](int64_t ts) { return ts % 1000 == 0; }));
-    QCOMPARE(w().session()->selection()->rank(), 3);
+    QCOMPARE(selectedRankNumber(w()), 3);
     QCOMPARE(w().session()->selection()->step(), step);
     QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 3")));
     w().session()->setHtaCompat(false);
     QVERIFY(changed.wait(kUiTimeoutMs));
     QVERIFY(waitIdle(w()));
     QVERIFY(!w().run()->htaCompat);
-    QCOMPARE(w().session()->selection()->rank(), 3);
+    QCOMPARE(selectedRankNumber(w()), 3);
 }
 
 void TestMainWindow::cancelKeepsPreviousRun()
@@ -455,10 +456,71 @@ void TestMainWindow::partialRankIsHatched()
         QCOMPARE(chart->markedIds(), QList<int>{1});
         QVERIFY2(chart->footnote().contains(QStringLiteral("rank 1 read only to byte")), qPrintable(chart->footnote()));
     }
-    w().session()->selection()->setRank(1);
+    selectRankNumbered(w(), 1);
     QVERIFY(waitIdle(w()));
     QVERIFY(!w().bannerText().isEmpty());
     screenshot(&w(), "partial-rank");
+}
+
+void TestMainWindow::twoFilesClaimingOneRankAreTwoRanks()
+{
+    // Two files claim rank 1 (a copied trace, a rerun written into the same folder): both are
+    // loaded, and every per-rank view shows, selects and exports them apart, named by file.
+    const auto dir = scratchDir("kscope-ui-two-files-one-rank");
+    const std::filesystem::path sample(KSCOPE_SAMPLE_RUN_DIR);
+    std::filesystem::copy_file(sample / "rank0.pt.trace.json.gz", dir / "rank0.pt.trace.json.gz");
+    std::filesystem::copy_file(sample / "rank1.pt.trace.json.gz", dir / "rank1.pt.trace.json.gz");
+    std::filesystem::copy_file(sample / "rank1.pt.trace.json.gz", dir / "rerun-rank1.pt.trace.json.gz");
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    const auto run = w().run();
+    QCOMPARE(run->ranks.size(), size_t(3));
+    QCOMPARE(run->ranks[1].rank, 1);
+    QCOMPARE(run->ranks[2].rank, 1);
+    const RankIndex first{1}, second{2};
+    QCOMPARE(QString::fromStdString(run->rankName(first)), QStringLiteral("1 (rank1)"));
+    QCOMPARE(QString::fromStdString(run->rankName(second)), QStringLiteral("1 (rerun-rank1)"));
+    // A bar (or box) per file in every per-rank chart.
+    for (const char* view : {"temporal", "overlap", "kernel-distribution", "critical-path"}) {
+        ChartView* chart = w().view(QString::fromLatin1(view))->charts().front();
+        QVERIFY2(pointCount(chart) == 3, view);
+    }
+    // The overview's rows and the toolbar's ranks: three, each its own.
+    auto* rankBox = w().findChild<QComboBox*>(QStringLiteral("rankSelector"));
+    QStringList entries;
+    for (int i = 0; i < rankBox->count(); ++i)
+        entries << rankBox->itemText(i);
+    QVERIFY2(entries.contains(QStringLiteral("1 (rank1)")) && entries.contains(QStringLiteral("1 (rerun-rank1)")),
+             qPrintable(entries.join(QLatin1Char('|'))));
+    QAbstractItemModel* overview = w().view(QStringLiteral("overview"))->tableViews().front()->model();
+    QCOMPARE(overview->rowCount(), 3);
+    QSet<uint> ids;
+    for (int row = 0; row < 3; ++row)
+        ids.insert(overview->index(row, 0).data(kIdRole).toUInt());
+    QCOMPARE(ids, (QSet<uint>{0, 1, 2}));
+    // Selecting the second file's rank selects that file, not the first claiming its number.
+    ChartView* temporal = w().view(QStringLiteral("temporal"))->charts().front();
+    QTest::mouseClick(temporal, Qt::LeftButton, Qt::NoModifier,
+                      QPoint(int(temporal->xAxis->coordToPixel(2)), int(temporal->yAxis->coordToPixel(50.0))));
+    QCOMPARE(w().session()->selection()->ranks(), QList<RankIndex>{second});
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(temporal->highlightedIds(), QList<int>{2});
+    QVERIFY2(chartTitle(w(), "idle").contains(QStringLiteral("rerun-rank1")), qPrintable(chartTitle(w(), "idle")));
+    QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank1-2"));
+    for (const char* view : {"operators", "memory", "events", "critical-path"}) {
+        const QList<TableExport> tables = w().view(QString::fromLatin1(view))->tables();
+        QVERIFY2(!tables.isEmpty() && tables.front().name.endsWith(QStringLiteral("rank1-2")),
+                 qPrintable(QString::fromLatin1(view) + QLatin1Char(' ') + (tables.isEmpty() ? QString() : tables.front().name)));
+    }
+    selectRankNumbered(w(), 1);  // the first file claiming 1
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().session()->selection()->ranks(), QList<RankIndex>{first});
+    QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank1-1"));
+    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("1 (rank1)")));
+    // Reopened, the selection keeps the file it named.
+    w().session()->selection()->setRank(second);
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    QCOMPARE(w().session()->selection()->ranks(), QList<RankIndex>{second});
+    screenshot(&w(), "two-files-one-rank");
 }
 
 void TestMainWindow::cpuOnlyAndOneRankRunsSayWhy()
@@ -525,7 +587,7 @@ void TestMainWindow::comparisonViewShowsBothRuns()
     QVERIFY(waitIdle(w()));
     screenshot(&w(), "comparison");
     // A rank picked anywhere narrows the comparison to it.
-    w().session()->selection()->setRank(3);
+    selectRankNumbered(w(), 3);
     QVERIFY(waitIdle(w()));
     const Table rank3 = compareTracesTable(compareTraces(*control, *test, {.controlRanks = {3}, .testRanks = {3}}),
                                            controlLabel.toStdString(), testLabel.toStdString());
@@ -539,7 +601,7 @@ void TestMainWindow::launchAndQueueViewsFollowTheRank()
 {
     w().dock(QStringLiteral("launches"))->raise();
     w().dock(QStringLiteral("queue"))->raise();
-    w().session()->selection()->setRank(2);
+    selectRankNumbered(w(), 2);
     QVERIFY(waitIdle(w()));
     AnalysisView* launches = w().view(QStringLiteral("launches"));
     QCOMPARE(launches->tables().front().name, QStringLiteral("launch-stats-rank2"));
@@ -576,7 +638,7 @@ void TestMainWindow::stepsHeatMapSelectsRankAndStep()
     chart->replot();
     const QPoint cell(int(chart->xAxis->coordToPixel(1)), int(chart->yAxis->coordToPixel(3)));
     QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, cell);
-    QCOMPARE(w().session()->selection()->rank(), 3);
+    QCOMPARE(selectedRankNumber(w()), 3);
     QCOMPARE(w().session()->selection()->step(), w().run()->ranks.front().steps.at(1).number);
     QVERIFY(waitIdle(w()));
     QCOMPARE(steps->charts().front()->plottableCount(), 1);  // still the whole run's map
@@ -585,7 +647,7 @@ void TestMainWindow::stepsHeatMapSelectsRankAndStep()
 void TestMainWindow::patternsViewFollowsOperatorAndRank()
 {
     w().dock(QStringLiteral("patterns"))->raise();
-    w().session()->selection()->setRank(1);
+    selectRankNumbered(w(), 1);
     w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("forward"));
     QVERIFY(waitIdle(w()));
     AnalysisView* patterns = w().view(QStringLiteral("patterns"));
@@ -618,7 +680,7 @@ void TestMainWindow::collectivesViewNamesTheStraggler()
     ResultTableView* table = view->tableViews().front();
     table->setCurrentIndex(table->model()->index(0, 0));
     QVERIFY(w().session()->selection()->kernel() != 0);
-    QCOMPARE(w().session()->selection()->rank(), 5);
+    QCOMPARE(selectedRankNumber(w()), 5);
     QVERIFY(!w().session()->selection()->timeRange().isEmpty());
     screenshot(view, "collectives");
     view->findChild<QTabWidget*>()->setCurrentIndex(1);
@@ -628,7 +690,7 @@ void TestMainWindow::collectivesViewNamesTheStraggler()
 void TestMainWindow::operatorsViewListsAnOpsKernels()
 {
     w().dock(QStringLiteral("operators"))->raise();
-    w().session()->selection()->setRank(4);
+    selectRankNumbered(w(), 4);
     QVERIFY(waitIdle(w()));
     AnalysisView* view = w().view(QStringLiteral("operators"));
     QCOMPARE(view->tables().size(), 1);
@@ -651,7 +713,7 @@ void TestMainWindow::operatorsViewListsAnOpsKernels()
 void TestMainWindow::criticalPathViewFollowsRankAndWindow()
 {
     w().dock(QStringLiteral("critical-path"))->raise();
-    w().session()->selection()->setRank(2);
+    selectRankNumbered(w(), 2);
     QVERIFY(waitIdle(w()));
     AnalysisView* view = w().view(QStringLiteral("critical-path"));
     QCOMPARE(pointCount(view->charts().front()), 8);  // a path on every rank of the first step
@@ -677,7 +739,7 @@ void TestMainWindow::criticalPathViewFollowsRankAndWindow()
 void TestMainWindow::eventsViewFollowsRankKindNameAndTime()
 {
     w().dock(QStringLiteral("events"))->raise();
-    w().session()->selection()->setRank(1);
+    selectRankNumbered(w(), 1);
     QVERIFY(waitIdle(w()));
     AnalysisView* view = w().view(QStringLiteral("events"));
     auto* table = view->findChild<QTableView*>();

@@ -70,6 +70,13 @@ int rankNumber(const QString& name)  // "idle-time-rank5" -> 5
     return name.mid(name.lastIndexOf(QStringLiteral("rank")) + 4).toInt();
 }
 
+// The rank trace an export of one rank is about (the sample runs have one file per number).
+RankIndex rankOf(const Run& run, const QString& name)
+{
+    const RankTrace* rank = run.findRank(rankNumber(name));
+    return rank ? run.indexOf(*rank) : RankIndex{static_cast<uint32_t>(run.ranks.size())};
+}
+
 } // namespace
 
 class TestViewTransitions : public QObject {
@@ -160,7 +167,7 @@ Table TestViewTransitions::expected(const QString& name) const
         if (name == QLatin1String("compare-traces")) {
             TraceDiffOptions options;
             options.htaCompat = control->htaCompat;
-            const int rank = m_window->session()->selection()->rank();
+            const int rank = selectedRankNumber(*m_window);
             if (rank >= 0 && control->findRank(rank) && test->findRank(rank))
                 options.controlRanks = options.testRanks = {rank};
             const int step = m_window->session()->selection()->step();
@@ -195,14 +202,14 @@ Table TestViewTransitions::expected(const QString& name) const
     if (name.startsWith(QLatin1String("idle-time-rank"))) {
         IdleTimeOptions options;
         options.htaCompat = hta;
-        options.ranks = {rankNumber(name)};
+        options.ranks = {rankOf(slice, name)};
         options.consecutiveKernelDelayUs =
             m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
         return idleTable(idleTimeBreakdown(slice, options));
     }
     if (name.startsWith(QLatin1String("idle-histogram-rank"))) {
         IdleHistogramOptions options;
-        options.rank = rankNumber(name);
+        options.rank = rankOf(slice, name);
         options.bins = 40;
         options.logScale = m_window->session()->option(QStringLiteral("idle"), QStringLiteral("logBins"), true).toBool();
         options.consecutiveKernelDelayUs =
@@ -212,7 +219,7 @@ Table TestViewTransitions::expected(const QString& name) const
     if (name.startsWith(QLatin1String("launch-"))) {
         LaunchStatsOptions options;
         options.htaCompat = hta;
-        options.ranks = {rankNumber(name)};
+        options.ranks = {rankOf(slice, name)};
         const LaunchStats result = kernelLaunchStats(slice, options);
         if (name.startsWith(QLatin1String("launch-stats")))
             return launchStatsTable(slice, result);
@@ -223,23 +230,23 @@ Table TestViewTransitions::expected(const QString& name) const
         return launchApisTable(slice, result);
     }
     if (name.startsWith(QLatin1String("queue-"))) {
-        const QueueLength result = queueLength(slice, {.htaCompat = hta, .ranks = {rankNumber(name)}});
+        const QueueLength result = queueLength(slice, {.htaCompat = hta, .ranks = {rankOf(slice, name)}});
         return name.startsWith(QLatin1String("queue-blocked")) ? queueBlockedTable(result) : queueSummaryTable(result);
     }
     if (name.startsWith(QLatin1String("memory-bw-")))
-        return memoryBwSummaryTable(memoryBandwidth(slice, {.htaCompat = hta, .ranks = {rankNumber(name)}}));
+        return memoryBwSummaryTable(memoryBandwidth(slice, {.htaCompat = hta, .ranks = {rankOf(slice, name)}}));
     if (name.startsWith(QLatin1String("kernel-patterns-rank"))) {
         KernelPatternOptions options;
         options.htaCompat = hta;
         options.operatorName = m_window->session()->option(QStringLiteral("patterns"), QStringLiteral("operator"),
                                                            QStringLiteral("aten::linear")).toString().toStdString();
-        options.ranks = {rankNumber(name)};
+        options.ranks = {rankOf(slice, name)};
         return patternsTable(slice, frequentKernelSequences(slice, options));
     }
     if (name.startsWith(QLatin1String("annotations-rank"))) {
         AnnotationOptions options;
         options.htaCompat = hta;
-        options.ranks = {rankNumber(name)};
+        options.ranks = {rankOf(slice, name)};
         return annotationsTable(slice, userAnnotationBreakdown(slice, options));
     }
     if (name == QLatin1String("step-spans"))
@@ -248,7 +255,7 @@ Table TestViewTransitions::expected(const QString& name) const
         return stragglersTable(*m_window->run(), potentialStragglers(*m_window->run(), {.htaCompat = m_window->run()->htaCompat}));
     if (name.startsWith(QLatin1String("memory-")) && !name.startsWith(QLatin1String("memory-bw-"))) {
         MemoryOptions options;
-        options.ranks = {rankNumber(name)};
+        options.ranks = {rankOf(slice, name)};
         options.maxPoints = 4000;
         const MemoryTimeline result = memoryTimeline(slice, options);
         if (name.startsWith(QLatin1String("memory-devices")))
@@ -290,7 +297,7 @@ Table TestViewTransitions::expected(const QString& name) const
             return crossRankSharesTable(criticalPathAllRanks(slice, options));
         if (name == QLatin1String("critical-path-across-ranks"))
             return crossRankPathTable(slice, criticalPathAllRanks(slice, options));
-        options.rank = rankNumber(name);
+        options.rank = rankOf(slice, name);
         const CriticalPath path = criticalPath(slice, options);
         return name.startsWith(QLatin1String("critical-path-summary")) ? criticalPathSummaryTable(path)
                                                                        : criticalPathBreakdownTable(slice, path);
@@ -301,13 +308,13 @@ Table TestViewTransitions::expected(const QString& name) const
         const QString by = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("name")).toString();
         options.groupBy = by == QLatin1String("shape") ? OpGroupBy::Shape : by == QLatin1String("stack") ? OpGroupBy::Stack : OpGroupBy::Name;
         options.includeAnnotations = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("annotations"), false).toBool();
-        options.ranks = {rankNumber(name)};
+        options.ranks = {rankOf(slice, name)};
         return operatorsTable(slice, operatorStats(slice, options));
     }
     if (name.startsWith(QLatin1String("operator-kernels-rank"))) {
         const QString op = m_window->session()->selection()->op();
         const bool annotations = m_window->session()->option(QStringLiteral("operators"), QStringLiteral("annotations"), false).toBool();
-        return operatorKernelsTable(slice, operatorKernels(slice, {.rank = rankNumber(name), .op = slice.strings.find(op.toStdString()),
+        return operatorKernelsTable(slice, operatorKernels(slice, {.rank = rankOf(slice, name), .op = slice.strings.find(op.toStdString()),
                                                                     .includeAnnotations = annotations}));
     }
     if (name.startsWith(QLatin1String("collective"))) {
@@ -340,7 +347,7 @@ void TestViewTransitions::verifyEveryView()
     }
     QVERIFY(tables >= 7);
     // The idle view shows the selected rank, or the first.
-    const int rank = w().session()->selection()->rank() >= 0 ? w().session()->selection()->rank()
+    const int rank = selectedRankNumber(w()) >= 0 ? selectedRankNumber(w())
                                                               : w().session()->slice()->ranks.front().rank;
     QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-rank%1").arg(rank));
 }
@@ -372,17 +379,17 @@ void TestViewTransitions::secondRunReplacesEveryNumber()
     verifyEveryView();
     QVERIFY(csvOf(w().view(QStringLiteral("idle"))->tables().front().table) != sampleIdle);
     // A rank picked in the second run, then the sample again: the selection belongs to one run.
-    w().session()->selection()->setRank(1);
+    selectRankNumbered(w(), 1);
     verifyEveryView();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->selection()->rank(), -1);
+    QCOMPARE(selectedRankNumber(w()), -1);
     verifyEveryView();
 }
 
 void TestViewTransitions::htaModeReplacesEveryNumber()
 {
     QVERIFY(openAndWait(w(), m_otherRun));
-    w().session()->selection()->setRank(2);
+    selectRankNumbered(w(), 2);
     verifyEveryView();
     QSignalSpy changed(&w(), &MainWindow::runChanged);
     w().session()->setHtaCompat(true);
@@ -397,7 +404,7 @@ void TestViewTransitions::htaModeReplacesEveryNumber()
 void TestViewTransitions::stepReplacesEveryNumber()
 {
     QVERIFY(openAndWait(w(), m_otherRun));
-    w().session()->selection()->setRank(0);
+    selectRankNumbered(w(), 0);
     verifyEveryView();
     const std::string allSteps = csvOf(w().view(QStringLiteral("idle"))->tables().front().table);
     const int step = w().run()->ranks.front().steps.at(1).number;
@@ -452,7 +459,7 @@ void TestViewTransitions::optionsReplaceNumbers()
     QVERIFY(!w().view(QStringLiteral("operators"))->tables().at(1).table.rows.empty());
     w().session()->setOption(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("stack"));
     w().session()->setOption(QStringLiteral("operators"), QStringLiteral("annotations"), true);
-    w().session()->selection()->setRank(2);
+    selectRankNumbered(w(), 2);
     verifyEveryView();
     QCOMPARE(w().view(QStringLiteral("operators"))->tables().at(1).name, QStringLiteral("operator-kernels-rank2"));
     w().session()->setOption(QStringLiteral("operators"), QStringLiteral("groupBy"), QStringLiteral("name"));
@@ -482,7 +489,7 @@ void TestViewTransitions::exportAllWritesCurrentNumbers()
 void TestViewTransitions::comparisonSideSwitchReplacesEveryNumber()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    w().session()->selection()->setRank(2);
+    selectRankNumbered(w(), 2);
     verifyEveryView();
     const std::string controlIdle = csvOf(w().view(QStringLiteral("idle"))->tables().front().table);
     QSignalSpy compared(w().session(), &RunSession::comparisonChanged);
@@ -503,7 +510,7 @@ void TestViewTransitions::comparisonSideSwitchReplacesEveryNumber()
     w().session()->setShownSide(RunSide::Test);
     verifyEveryView();
     QCOMPARE(w().session()->run(), w().session()->testRun());
-    QCOMPARE(w().session()->selection()->rank(), 2);  // the other run has rank 2 too: kept
+    QCOMPARE(selectedRankNumber(w()), 2);  // the other run has rank 2 too: kept
     QVERIFY(csvOf(w().view(QStringLiteral("idle"))->tables().front().table) != controlIdle);
     const int step = w().session()->testRun()->ranks.front().steps.at(1).number;
     w().session()->selection()->setStep(step);

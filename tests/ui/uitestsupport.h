@@ -39,6 +39,30 @@ inline void screenshot(QWidget* window, const char* name)
 }
 
 // Waits until the window has a run and nothing is loading or computing.
+// The selection by rank number, as a reader names ranks (the shown run's numbers; the first file
+// claiming a number where two do).
+inline QList<int> selectedRankNumbers(MainWindow& window)
+{
+    QList<int> numbers;
+    const auto run = window.session()->run();
+    for (RankIndex index : window.session()->selection()->ranks())
+        numbers << (run && run->has(index) ? run->at(index).rank : -1);
+    return numbers;
+}
+inline int selectedRankNumber(MainWindow& window)
+{
+    const QList<int> numbers = selectedRankNumbers(window);
+    return numbers.isEmpty() ? -1 : numbers.front();
+}
+inline void selectRankNumbered(MainWindow& window, int number)
+{
+    const auto run = window.session()->run();
+    QVERIFY(run);
+    const RankTrace* rank = run->findRank(number);
+    QVERIFY2(rank, "the rank to select is in the run");
+    window.session()->selection()->setRank(run->indexOf(*rank));
+}
+
 inline bool waitIdle(MainWindow& window)
 {
     QElapsedTimer clock;

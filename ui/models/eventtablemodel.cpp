@@ -10,11 +10,11 @@
 
 namespace kscope {
 
-void EventTableModel::setRows(std::shared_ptr<const Run> run, int rank, std::shared_ptr<const std::vector<EventIndex>> rows)
+void EventTableModel::setRows(std::shared_ptr<const Run> run, RankIndex rank, std::shared_ptr<const std::vector<EventIndex>> rows)
 {
     beginResetModel();
     m_run = std::move(run);
-    m_rank = m_run ? m_run->findRank(rank) : nullptr;
+    m_rank = m_run && m_run->has(rank) ? &m_run->at(rank) : nullptr;
     m_rows = m_rank ? std::move(rows) : nullptr;
     m_cachedRow = -1;
     m_cached.clear();

@@ -21,8 +21,8 @@ class EventTableModel : public QAbstractTableModel {
 public:
     using QAbstractTableModel::QAbstractTableModel;
 
-    void setRows(std::shared_ptr<const Run> run, int rank, std::shared_ptr<const std::vector<EventIndex>> rows);
-    void clear() { setRows(nullptr, -1, nullptr); }
+    void setRows(std::shared_ptr<const Run> run, RankIndex rank, std::shared_ptr<const std::vector<EventIndex>> rows);
+    void clear() { setRows(nullptr, {}, nullptr); }
     size_t size() const { return m_rows ? m_rows->size() : 0; }
     EventIndex eventAt(int row) const { return m_rows ? (*m_rows)[size_t(row)] : kNoEvent; }
     const RankTrace* rank() const { return m_rank; }

@@ -47,9 +47,18 @@ TimeUnit unitFor(double maxNs)
 
 } // namespace
 
-BarChartData temporalBars(const TemporalBreakdown& result, bool percent)
+QStringList rankNames(const Run& run)
+{
+    QStringList names;
+    for (const RankTrace& rank : run.ranks)
+        names << fmt::qstr(run.rankName(run.indexOf(rank)));
+    return names;
+}
+
+BarChartData temporalBars(const TemporalBreakdown& result, const QStringList& rankNames, bool percent)
 {
     BarChartData data;
+    data.rankNames = rankNames;
     data.title = tr("Temporal breakdown across ranks");
     data.keyLabel = tr("Rank");
     double maxNs = 0;
@@ -62,15 +71,15 @@ BarChartData temporalBars(const TemporalBreakdown& result, bool percent)
                    {tr("compute"), palette::computeTime(), {}},
                    {tr("non-compute"), palette::nonComputeTime(), {}}};
     for (const TemporalBreakdownRow& row : result.rows) {
-        data.keys.push_back(row.rank);
-        data.ids.push_back(row.rank);
+        data.keys.push_back(rankChartId(row.rankIndex));
+        data.ids.push_back(rankChartId(row.rankIndex));
         const double values[3][2] = {{row.idlePctg, row.idleNs / unit.nsPerUnit},
                                      {row.computePctg, row.computeNs / unit.nsPerUnit},
                                      {row.nonComputePctg, row.nonComputeNs / unit.nsPerUnit}};
         for (int s = 0; s < 3; ++s)
             data.series[s].values.push_back(values[s][percent ? 0 : 1]);
         data.tooltips.push_back(tr("Rank %1 — GPU span %2\nidle: %3 (%4)\ncompute: %5 (%6)\nnon-compute: %7 (%8)")
-                                    .arg(row.rank)
+                                    .arg(rankNames.value(rankChartId(row.rankIndex)))
                                     .arg(fmt::micros(double(row.spanNs)), fmt::micros(double(row.idleNs)),
                                          fmt::percent(row.idlePctg), fmt::micros(double(row.computeNs)),
                                          fmt::percent(row.computePctg), fmt::micros(double(row.nonComputeNs)),
@@ -81,25 +90,27 @@ BarChartData temporalBars(const TemporalBreakdown& result, bool percent)
     return data;
 }
 
-BarChartData overlapBars(const Overlap& result)
+BarChartData overlapBars(const Overlap& result, const QStringList& rankNames)
 {
     BarChartData data;
+    data.rankNames = rankNames;
     data.title = tr("Communication overlapped by computation");
     data.keyLabel = tr("Rank");
     data.valueLabel = tr("Overlap (% of communication time)");
     data.percent = true;
     data.series = {{tr("overlap"), palette::overlap(), {}}};
     for (const OverlapRow& row : result.rows) {
-        data.keys.push_back(row.rank);
-        data.ids.push_back(row.rank);
+        data.keys.push_back(rankChartId(row.rankIndex));
+        data.ids.push_back(rankChartId(row.rankIndex));
+        const QString name = rankNames.value(rankChartId(row.rankIndex));
         // A rank without communication has no percentage: drawn as 0 and said so in the tooltip.
         data.series[0].values.push_back(std::isfinite(row.overlapPctg) ? row.overlapPctg : 0.0);
         data.tooltips.push_back(row.hasCommunication
                                     ? tr("Rank %1\noverlap: %2\ncommunication: %3\noverlapped: %4")
-                                          .arg(row.rank)
+                                          .arg(name)
                                           .arg(fmt::percent(row.overlapPctg), fmt::micros(double(row.communicationNs)),
                                                fmt::micros(double(row.overlapNs)))
-                                    : tr("Rank %1\nno communication kernels").arg(row.rank));
+                                    : tr("Rank %1\nno communication kernels").arg(name));
     }
     if (data.keys.isEmpty())
         data.message = errorMessage(result.error, tr("No ranks"));
@@ -136,10 +147,10 @@ BarChartData kernelTypeBars(const KernelBreakdown& result)
     return data;
 }
 
-BarChartData idleStreamBars(const IdleTime& result, int rank, bool percent)
+BarChartData idleStreamBars(const IdleTime& result, int rank, const QString& rankName, bool percent)
 {
     BarChartData data;
-    data.title = tr("Idle time on rank %1 per stream").arg(rank);
+    data.title = tr("Idle time on rank %1 per stream").arg(rankName);
     data.keyLabel = tr("Stream");
     double maxNs = 0;
     for (const IdleTimeRow& row : result.rows)

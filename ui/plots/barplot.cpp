@@ -12,7 +12,7 @@ void setupKeyAxis(ChartView& view, QCPAxis* axis, const BarChartData& data)
     axis->setLabel(data.keyLabel);
     if (data.keyLabels.isEmpty()) {
         // Ranks: every rank labelled while the labels fit, thinned to round multiples beyond.
-        view.setIntegerKeyTicks(data.keys.isEmpty() ? 1 : int(data.keys.back()) + 1);
+        view.setIntegerKeyTicks(data.keys.isEmpty() ? 1 : int(data.keys.back()) + 1, data.rankNames);
     } else {
         auto ticker = QSharedPointer<QCPAxisTickerText>::create();
         for (int i = 0; i < data.keys.size(); ++i)

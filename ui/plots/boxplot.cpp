@@ -12,7 +12,7 @@ void drawBoxes(ChartView& view, const BoxChartData& data)
     view.setLegendVisible(false);
     view.xAxis->setLabel(data.keyLabel);
     view.yAxis->setLabel(data.valueLabel);
-    view.setIntegerKeyTicks(data.boxes.isEmpty() ? 1 : int(data.boxes.back().key) + 1);
+    view.setIntegerKeyTicks(data.boxes.isEmpty() ? 1 : int(data.boxes.back().key) + 1, data.rankNames);
     view.setFootnote(data.footnote);
     view.xAxis->grid()->setVisible(false);
     if (!data.message.isEmpty() || data.boxes.isEmpty()) {

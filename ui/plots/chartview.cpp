@@ -5,6 +5,7 @@
 #include "common/filewriting.h"
 
 #include <QBuffer>
+#include <cmath>
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileDialog>
@@ -113,11 +114,38 @@ void ChartView::setFootnote(const QString& text)
     updateTitleText();
 }
 
-void ChartView::setIntegerKeyTicks(int keyCount)
+namespace {
+
+// Integer ticks named from a list (a rank's number, or number and file where two files claim it).
+class NamedIntegerTicker : public QCPAxisTickerFixed {
+public:
+    explicit NamedIntegerTicker(QStringList labels) : m_labels(std::move(labels)) {}
+
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override
+    {
+        const int key = static_cast<int>(std::lround(tick));
+        if (key >= 0 && key < m_labels.size())
+            return m_labels[key];
+        return QCPAxisTickerFixed::getTickLabel(tick, locale, formatChar, precision);
+    }
+
+private:
+    QStringList m_labels;
+};
+
+} // namespace
+
+void ChartView::setIntegerKeyTicks(int keyCount, const QStringList& labels)
 {
     m_integerKeys = keyCount;
+    m_integerKeyLabelWidth = 0;
     QCPAxis* keyAxis = m_keyAxisIsX ? xAxis : yAxis;
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    const QFontMetrics metrics(keyAxis->tickLabelFont());
+    for (const QString& label : labels)
+        m_integerKeyLabelWidth = std::max(m_integerKeyLabelWidth, metrics.horizontalAdvance(label));
+    auto ticker = labels.isEmpty() ? QSharedPointer<QCPAxisTickerFixed>::create()
+                                   : QSharedPointer<QCPAxisTickerFixed>(new NamedIntegerTicker(labels));
     ticker->setTickStep(1.0);
     ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     keyAxis->setTicker(ticker);
@@ -134,7 +162,7 @@ void ChartView::applyKeyTickDensity()
         return;
     // Room for the widest label plus a gap per tick; QCustomPlot rounds the step to a multiple of 1.
     const QFontMetrics metrics(keyAxis->tickLabelFont());
-    const int label = metrics.horizontalAdvance(QString::number(m_integerKeys)) + 10;
+    const int label = std::max(m_integerKeyLabelWidth, metrics.horizontalAdvance(QString::number(m_integerKeys))) + 10;
     const int room = m_keyAxisIsX ? std::max(1, axisRect()->width()) : std::max(1, axisRect()->height());
     const int perLabel = m_keyAxisIsX ? label : metrics.height() + 4;
     ticker->setTickCount(std::max(2, std::min(m_integerKeys + 1, room / perLabel)));

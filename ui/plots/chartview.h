@@ -33,7 +33,9 @@ public:
     QString footnote() const { return m_fullFootnote; }
     QString message() const { return m_message; }
     // Integer keys (ranks): a label on every key while the labels fit, else on round multiples.
-    void setIntegerKeyTicks(int keyCount);
+    // Ticks at integer keys 0..keyCount-1, thinned to what fits; labels[k] names key k (a rank's
+    // name), else the number.
+    void setIntegerKeyTicks(int keyCount, const QStringList& labels = {});
     void setLegendVisible(bool visible);
     void finishChart();  // remembers the view for reset, replots
 
@@ -41,6 +43,7 @@ public:
     // Keys whose data is incomplete (a rank read only up to an error): drawn hatched.
     void setMarkedIds(const QList<int>& ids);
     QList<int> markedIds() const { return m_markedIds; }
+    QList<int> highlightedIds() const { return m_highlightedIds; }
     void resetView();
     // .pdf, or a raster image by suffix (PNG when none); on failure *error says why. Written to a
     // temporary file and renamed, never over a trace of the open runs.
@@ -73,6 +76,7 @@ private:
     QString m_fullFootnote;
     QString m_message;
     int m_integerKeys = 0;
+    int m_integerKeyLabelWidth = 0;  // widest named tick
     bool m_keyAxisIsX = true;
     QHash<QCPAbstractPlottable*, QStringList> m_tooltips;
     QMap<double, int> m_keyIds;

@@ -28,9 +28,10 @@ QString noCollectivesMessage(const Collectives& result)
 
 } // namespace
 
-BarChartData collectiveWaitBars(const Collectives& result)
+BarChartData collectiveWaitBars(const Collectives& result, const QStringList& rankNames)
 {
     BarChartData data;
+    data.rankNames = rankNames;
     data.title = tr("Communication per rank: wait for the last rank, transfer");
     data.keyLabel = tr("Rank");
     double maxNs = 0;
@@ -43,13 +44,13 @@ BarChartData collectiveWaitBars(const Collectives& result)
     for (const CollectiveRankStats& row : result.perRank) {
         if (row.instances == 0)
             continue;
-        data.keys.push_back(row.rank);
-        data.ids.push_back(row.rank);
+        data.keys.push_back(rankChartId(row.rankIndex));
+        data.ids.push_back(rankChartId(row.rankIndex));
         data.series[0].values.push_back(double(row.waitNs) / nsPerUnit);
         data.series[1].values.push_back(double(row.transferNs) / nsPerUnit);
         data.tooltips.push_back(tr("Rank %1 — %2 collectives, %3\nwait: %4\ntransfer: %5\narrived last: %6 times\n"
                                    "mean lateness: %7\ndelay it caused: %8")
-                                    .arg(row.rank)
+                                    .arg(rankNames.value(rankChartId(row.rankIndex)))
                                     .arg(row.instances)
                                     .arg(fmt::micros(double(row.commNs)), fmt::micros(double(row.waitNs)),
                                          fmt::micros(double(row.transferNs)))
@@ -64,19 +65,21 @@ BarChartData collectiveWaitBars(const Collectives& result)
     return data;
 }
 
-HeatMapData collectiveLatenessMap(const Collectives& result)
+HeatMapData collectiveLatenessMap(const Collectives& result, const QStringList& rankNames)
 {
     HeatMapData data;
     data.title = tr("Mean lateness at collectives per rank and step (µs)");
     data.xLabel = tr("ProfilerStep");
     data.yLabel = tr("Rank");
     data.valueLabel = tr("µs");
-    std::map<int, int> column, row;
+    std::map<int, int> column, row;  // step -> column, RankIndex value -> row
+    std::map<int, int> numberOfRow;
     for (const CollectiveRankStats& s : result.perRankStep) {
         if (s.step < 0 || s.instances == 0)
             continue;
         column.emplace(s.step, 0);
-        row.emplace(s.rank, 0);
+        row.emplace(rankChartId(s.rankIndex), 0);
+        numberOfRow[rankChartId(s.rankIndex)] = s.rank;
     }
     for (auto& [step, index] : column) {
         index = int(data.xKeys.size());
@@ -84,13 +87,14 @@ HeatMapData collectiveLatenessMap(const Collectives& result)
     }
     for (auto& [rank, index] : row) {
         index = int(data.yKeys.size());
-        data.yKeys << rank;
-        data.yLabels << (rank == result.straggler.rank ? tr("%1 ⚑").arg(rank) : QString::number(rank));
+        data.yKeys << rank;  // a RankIndex value: what a click on the row selects
+        const QString name = rankNames.value(rank, QString::number(numberOfRow[rank]));
+        data.yLabels << (numberOfRow[rank] == result.straggler.rank ? tr("%1 ⚑").arg(name) : name);
     }
     data.values = QVector<double>(data.xKeys.size() * data.yKeys.size(), NAN);
     for (const CollectiveRankStats& s : result.perRankStep)
         if (s.step >= 0 && s.instances > 0)
-            data.values[row[s.rank] * data.xKeys.size() + column[s.step]] = s.meanLatenessNs() / 1e3;
+            data.values[row[rankChartId(s.rankIndex)] * data.xKeys.size() + column[s.step]] = s.meanLatenessNs() / 1e3;
     if (data.xKeys.isEmpty())
         data.message = result.perRank.empty() ? noCollectivesMessage(result) : tr("No collective falls inside a ProfilerStep");
     else if (result.straggler.rank >= 0)

@@ -67,12 +67,12 @@ HistogramData launchHistogramData(const LaunchHistogram& histogram, const QStrin
     return data;
 }
 
-SeriesChartData queueSeriesData(const QueueLength& result, int rank, int buckets)
+SeriesChartData queueSeriesData(const QueueLength& result, int rank, const QString& rankName, int buckets)
 {
     SeriesChartData data = stepLines(
         result.series, rank, buckets, [](const QueueSeries& s) { return tr("stream %1").arg(s.stream); },
         [](const QueueSeries& s, size_t i) { return double(s.length[i]); });
-    data.title = tr("Launch queue length on rank %1").arg(rank);
+    data.title = tr("Launch queue length on rank %1").arg(rankName);
     data.valueLabel = tr("Queued launches");
     if (data.series.isEmpty())
         data.message = result.error.empty() ? tr("Rank %1 launched nothing onto a GPU stream").arg(rank)
@@ -80,12 +80,12 @@ SeriesChartData queueSeriesData(const QueueLength& result, int rank, int buckets
     return data;
 }
 
-SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, int buckets)
+SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, const QString& rankName, int buckets)
 {
     SeriesChartData data = stepLines(
         result.series, rank, buckets, [](const MemoryBwSeries& s) { return fmt::qstr(s.kind); },
         [](const MemoryBwSeries& s, size_t i) { return s.gbps[i]; });
-    data.title = tr("Memory copy bandwidth on rank %1").arg(rank);
+    data.title = tr("Memory copy bandwidth on rank %1").arg(rankName);
     data.valueLabel = tr("GB/s");
     if (data.series.isEmpty())
         data.message = result.error.empty() ? tr("Rank %1 ran no memcpy or memset").arg(rank)

@@ -12,7 +12,8 @@ struct MemoryBandwidth;
 HistogramData launchHistogramData(const LaunchHistogram& histogram, const QString& title, const QString& keyLabel);
 // Queue length per stream and bandwidth per copy kind of one rank, as step lines over time (ms
 // from the earliest point shown), thinned to about `buckets` buckets each.
-SeriesChartData queueSeriesData(const QueueLength& result, int rank, int buckets);
-SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, int buckets);
+// rank: the number on the result's series (asked for one rank trace); rankName: how the title names it.
+SeriesChartData queueSeriesData(const QueueLength& result, int rank, const QString& rankName, int buckets);
+SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, const QString& rankName, int buckets);
 
 } // namespace kscope

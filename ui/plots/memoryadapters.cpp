@@ -18,10 +18,14 @@ QString tr(const char* text) { return QCoreApplication::translate("kscope::Memor
 
 } // namespace
 
-SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, int rank)
+SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, RankIndex shown)
 {
     SeriesChartData data;
-    data.title = tr("GPU memory on rank %1").arg(rank);
+    if (!run.has(shown))
+        return data;
+    // The result was asked for this one rank trace: its devices carry its number.
+    const int rank = run.at(shown).rank;
+    data.title = tr("GPU memory on rank %1").arg(fmt::qstr(run.rankName(shown)));
     data.keyLabel = tr("Time (ms)");
     data.steps = true;
     int64_t top = 0;
@@ -55,9 +59,8 @@ SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, i
                                     tr("peak %1").arg(fmt::bytes(uint64_t(d.peakAllocated)))};
         ++n;
     }
-    if (const RankTrace* r = run.findRank(rank))
-        for (const ProfilerStep& step : r->steps)
-            data.bands << KeyBand{ms(step.startNs), ms(step.endNs), QStringLiteral("#%1").arg(step.number)};
+    for (const ProfilerStep& step : run.at(shown).steps)
+        data.bands << KeyBand{ms(step.startNs), ms(step.endNs), QStringLiteral("#%1").arg(step.number)};
     if (data.series.isEmpty())
         data.message = !result.error.empty() ? tr("No result: %1").arg(fmt::qstr(result.error))
                                              : tr("Rank %1 has no [memory] events: record with profile_memory=True").arg(rank);

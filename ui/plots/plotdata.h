@@ -3,12 +3,30 @@
 // What a chart draws, in display units, built by the plot adapters from analysis results. The
 // drawing code only maps these onto QCustomPlot items; it never sums, bins or takes quantiles.
 
+#include "model/ids.h"
+
 #include <QColor>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <QVector>
 
 namespace kscope {
+
+struct Run;
+
+// Per-rank charts key and identify each rank trace by its RankIndex (two files may claim one rank
+// number, and each gets its own bar, box or row), and name it with Run::rankName in the ticks.
+inline int rankChartId(RankIndex rank) { return static_cast<int>(rank.value); }
+inline QList<int> rankChartIds(const QList<RankIndex>& ranks)
+{
+    QList<int> ids;
+    for (RankIndex rank : ranks)
+        ids.push_back(rankChartId(rank));
+    return ids;
+}
+// Run::rankName of every rank trace, by RankIndex: the tick labels of per-rank charts.
+QStringList rankNames(const Run& run);
 
 struct BarSeries {
     QString name;
@@ -24,6 +42,7 @@ struct BarChartData {
     QVector<double> keys;     // ascending
     QVector<int> ids;         // what a click on each key selects (rank, stream); -1 = nothing
     QStringList keyLabels;    // tick text per key; empty = numeric ticks on the keys
+    QStringList rankNames;    // per-rank charts: keys are RankIndex values, rankNames[k] names key k
     QStringList tooltips;     // per key, exact values
     QVector<BarSeries> series;
     bool horizontal = false;  // keys on the vertical axis (long category names)
@@ -45,6 +64,7 @@ struct BoxItem {
 
 struct BoxChartData {
     QString title;
+    QStringList rankNames;  // keys are RankIndex values, rankNames[k] names key k
     QString keyLabel;
     QString valueLabel;
     QVector<BoxItem> boxes;  // ascending key
@@ -109,7 +129,7 @@ struct HeatMapData {
     QString yLabel;
     QString valueLabel;
     QVector<double> xKeys;      // step numbers
-    QVector<double> yKeys;      // rank numbers
+    QVector<double> yKeys;      // per-rank maps: RankIndex values (see rankChartId)
     QStringList yLabels;        // tick text per row (a mark on stragglers)
     QVector<double> values;
     QString footnote;

@@ -14,16 +14,17 @@ namespace {
 QString tr(const char* text) { return QCoreApplication::translate("kscope::StatsAdapters", text); }
 } // namespace
 
-BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernelName)
+BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernelName, const QStringList& rankNames)
 {
     BoxChartData data;
+    data.rankNames = rankNames;
     data.title = kernelName;  // the chart elides it to its width
     data.keyLabel = tr("Rank");
     data.valueLabel = tr("Kernel duration (µs)");
     for (const KernelRankDistribution& d : kernel.ranks) {
         BoxItem box;
-        box.key = d.rank;
-        box.id = d.rank;
+        box.key = rankChartId(d.rankIndex);
+        box.id = rankChartId(d.rankIndex);
         box.whiskerLow = d.whiskerLowNs / 1000.0;
         box.q1 = d.q1Ns / 1000.0;
         box.median = d.medianNs / 1000.0;
@@ -33,7 +34,7 @@ BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernel
             box.outliers.push_back(ns / 1000.0);
         box.tooltip = tr("Rank %1: %2 launches, %3 total\nmin %4 · q1 %5 · median %6\nq3 %7 · max %8\n"
                          "mean %9 · stddev %10\n%11 outliers beyond 1.5 IQR")
-                          .arg(d.rank)
+                          .arg(rankNames.value(rankChartId(d.rankIndex)))
                           .arg(d.count)
                           .arg(fmt::micros(double(d.totalNs)), fmt::micros(d.minNs), fmt::micros(d.q1Ns),
                                fmt::micros(d.medianNs), fmt::micros(d.q3Ns), fmt::micros(d.maxNs),
@@ -46,10 +47,10 @@ BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernel
     return data;
 }
 
-HistogramData idleHistogramData(const IdleHistogram& result, int rank, bool logBins)
+HistogramData idleHistogramData(const IdleHistogram& result, const QString& rankName, bool logBins)
 {
     HistogramData data;
-    data.title = tr("Idle intervals on rank %1").arg(rank);
+    data.title = tr("Idle intervals on rank %1").arg(rankName);
     data.keyLabel = logBins ? tr("Gap length (µs, log scale)") : tr("Gap length (µs)");
     data.valueLabel = tr("Gaps");
     data.logKeys = logBins;
@@ -70,7 +71,7 @@ HistogramData idleHistogramData(const IdleHistogram& result, int rank, bool logB
         data.footnote = tr("%1 back-to-back or overlapping gaps (≤ 0 µs) not shown on the log axis")
                             .arg(result.nonPositiveGaps);
     if (data.edges.size() < 2)
-        data.message = tr("Rank %1 has no idle intervals").arg(rank);
+        data.message = tr("Rank %1 has no idle intervals").arg(rankName);
     return data;
 }
 

@@ -8,7 +8,7 @@ struct KernelDistribution;
 struct IdleHistogram;
 
 // Plot adapters for box plots and histograms: quantiles and bins come from analysis/.
-BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernelName);
-HistogramData idleHistogramData(const IdleHistogram& result, int rank, bool logBins);
+BoxChartData kernelBoxes(const KernelDistribution& kernel, const QString& kernelName, const QStringList& rankNames);
+HistogramData idleHistogramData(const IdleHistogram& result, const QString& rankName, bool logBins);
 
 } // namespace kscope

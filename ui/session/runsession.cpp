@@ -27,6 +27,23 @@ bool hasStep(const Run& run, int step)
     return false;
 }
 
+// The rank traces of `run` that are the ranks (number, file name) of another run or of the same
+// run loaded again: the same number from a file of the same name, else the first of that number
+// (a comparison's other run has its own files).
+QList<RankIndex> sameRanksIn(const Run& run, const std::vector<std::pair<int, std::string>>& ranks)
+{
+    QList<RankIndex> found;
+    for (const auto& [number, file] : ranks) {
+        const RankTrace* same = nullptr;
+        for (const RankTrace& r : run.ranks)
+            if (r.rank == number && (!same || r.file.filename() == file))
+                same = &r;
+        if (same && !found.contains(run.indexOf(*same)))
+            found.push_back(run.indexOf(*same));
+    }
+    return found;
+}
+
 } // namespace
 
 RunSession::RunSession(QObject* parent) : QObject(parent), m_selection(new SelectionModel(this))
@@ -121,9 +138,13 @@ void RunSession::setShownSide(RunSide side)
 
 void RunSession::showRun(RunSide side, bool keepSelection)
 {
-    // The selection carries over where the newly shown run has it: ranks and step by number,
-    // the kernel by name (string ids are each run's own).
-    const QList<int> ranks = m_selection->ranks();
+    // The selection carries over where the newly shown run has it: ranks by number and file
+    // name, the step by number, the kernel by name (string ids are each run's own).
+    std::vector<std::pair<int, std::string>> ranks;
+    if (const auto before = run())
+        for (RankIndex index : m_selection->ranks())
+            if (before->has(index))
+                ranks.emplace_back(before->at(index).rank, before->at(index).file.filename().string());
     const int step = m_selection->step();
     const QString kernelName = m_selection->kernelName();
     const QString op = m_selection->op();
@@ -138,11 +159,7 @@ void RunSession::showRun(RunSide side, bool keepSelection)
         const QSignalBlocker blocker(m_selection);
         m_selection->clear();
         if (keepSelection && shown) {
-            QList<int> kept;
-            for (int rank : ranks)
-                if (shown->findRank(rank))
-                    kept.push_back(rank);
-            m_selection->setRanks(kept);
+            m_selection->setRanks(sameRanksIn(*shown, ranks));
             m_selection->setStep(step >= 0 && hasStep(*shown, step) ? step : -1);
             const StringId kernel = kernelName.isEmpty() ? StringId{} : shown->strings.find(kernelName.toStdString());
             if (kernel)

@@ -4,7 +4,7 @@ namespace kscope {
 
 SelectionModel::SelectionModel(QObject* parent) : QObject(parent) {}
 
-void SelectionModel::setRanks(const QList<int>& ranks)
+void SelectionModel::setRanks(const QList<RankIndex>& ranks)
 {
     if (ranks == m_ranks)
         return;
@@ -12,13 +12,13 @@ void SelectionModel::setRanks(const QList<int>& ranks)
     emit ranksChanged();
 }
 
-void SelectionModel::clickRank(int rank, bool additive)
+void SelectionModel::clickRank(RankIndex rank, bool additive)
 {
-    if (!additive || rank < 0) {
+    if (!additive) {
         setRank(rank);
         return;
     }
-    QList<int> ranks = m_ranks;
+    QList<RankIndex> ranks = m_ranks;
     if (ranks.removeAll(rank) == 0)
         ranks.prepend(rank);
     setRanks(ranks);

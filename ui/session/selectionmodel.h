@@ -1,8 +1,14 @@
 #pragma once
 
+#ifndef Q_MOC_RUN  // moc cannot parse <compare>'s concepts; it needs no more than the name RankIndex
+#include "model/ids.h"
+#endif
+
 #include <QList>
 #include <QObject>
 #include <QString>
+
+#include <optional>
 
 namespace kscope {
 
@@ -16,14 +22,19 @@ struct TimeRange {
 
 // The drill-down state every view follows: selected rank(s), kernel, operator, step and time
 // range. The run session owns it; views write it on clicks and redraw on its signals, so no view
-// writes another view's options to point it somewhere.
+// writes another view's options to point it somewhere. Ranks are selected by identity (their
+// position in the shown run), not by the number a file claims: two files may claim one.
 class SelectionModel : public QObject {
     Q_OBJECT
 public:
     explicit SelectionModel(QObject* parent = nullptr);
 
-    QList<int> ranks() const { return m_ranks; }
-    int rank() const { return m_ranks.isEmpty() ? -1 : m_ranks.front(); }  // the one clicked last
+    QList<RankIndex> ranks() const { return m_ranks; }
+    // The one clicked last; none when no rank is selected.
+    std::optional<RankIndex> rank() const
+    {
+        return m_ranks.isEmpty() ? std::nullopt : std::optional<RankIndex>(m_ranks.front());
+    }
     quint32 kernel() const { return m_kernel; }  // run-wide StringId value, 0 = none
     QString kernelName() const { return m_kernelName; }
     // The operator (cpu_op name) picked, by name: it means the same in both runs of a comparison
@@ -32,11 +43,11 @@ public:
     int step() const { return m_step; }  // -1 = every step
     TimeRange timeRange() const { return m_timeRange; }
 
-    void setRanks(const QList<int>& ranks);
-    void setRank(int rank) { setRanks(rank < 0 ? QList<int>{} : QList<int>{rank}); }
+    void setRanks(const QList<RankIndex>& ranks);
+    void setRank(RankIndex rank) { setRanks({rank}); }
     // A click on a rank: alone it selects that rank; additive (Ctrl) adds or removes it, so several
     // ranks can be compared (the kernels table shows them all; single-rank views the newest).
-    void clickRank(int rank, bool additive);
+    void clickRank(RankIndex rank, bool additive);
     void setKernel(quint32 kernel, const QString& name);
     void setOp(const QString& name);
     void setStep(int step);
@@ -51,7 +62,7 @@ signals:
     void timeRangeChanged();
 
 private:
-    QList<int> m_ranks;
+    QList<RankIndex> m_ranks;
     quint32 m_kernel = 0;
     QString m_kernelName;
     QString m_op;

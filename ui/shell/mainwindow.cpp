@@ -281,10 +281,13 @@ void MainWindow::createToolBar()
     insertToolBarBreak(m_bannerBar);
 
     connect(m_rankBox, &QComboBox::activated, this, [this](int index) {
-        const int rank = m_rankBox->itemData(index).toInt();
+        const int rank = m_rankBox->itemData(index).toInt();  // a RankIndex value, or -1 / kMultipleRanks
         if (rank == kMultipleRanks)
             return;
-        m_session->selection()->setRank(rank);
+        if (rank < 0)
+            m_session->selection()->setRanks({});
+        else
+            m_session->selection()->setRank(RankIndex{static_cast<uint32_t>(rank)});
         for (AnalysisView* v : std::as_const(m_views))
             if (v->spec().raiseOnRankClick)
                 m_docks.value(v->id())->raise();
@@ -302,19 +305,21 @@ void MainWindow::createToolBar()
 
 void MainWindow::showSelectedRanks()
 {
-    const QList<int> ranks = m_session->selection()->ranks();
+    const QList<RankIndex> ranks = m_session->selection()->ranks();
     const int multi = m_rankBox->findData(kMultipleRanks);
     if (multi >= 0)
         m_rankBox->removeItem(multi);
     if (ranks.size() > 1) {
         QStringList names;
-        for (int r : ranks)
-            names << QString::number(r);
+        const auto run = m_session->run();
+        for (RankIndex r : ranks)
+            names << (run && run->has(r) ? fmt::qstr(run->rankName(r)) : QString());
         m_rankBox->addItem(names.join(QStringLiteral(", ")), kMultipleRanks);
         m_rankBox->setCurrentIndex(m_rankBox->count() - 1);
         return;
     }
-    m_rankBox->setCurrentIndex(std::max(m_rankBox->findData(m_session->selection()->rank()), 0));
+    const std::optional<RankIndex> rank = m_session->selection()->rank();
+    m_rankBox->setCurrentIndex(std::max(m_rankBox->findData(rank ? int(rank->value) : -1), 0));
 }
 
 void MainWindow::restoreLayout()
@@ -493,7 +498,7 @@ void MainWindow::updateSelectors()
         return;
     std::set<int> steps;
     for (const RankTrace& rank : run->ranks) {
-        m_rankBox->addItem(QString::number(rank.rank), rank.rank);
+        m_rankBox->addItem(fmt::qstr(run->rankName(run->indexOf(rank))), int(run->indexOf(rank).value));
         for (const ProfilerStep& step : rank.steps)
             steps.insert(step.number);
     }

@@ -4,6 +4,7 @@
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
 #include "plots/chartview.h"
+#include "plots/plotdata.h"
 
 #include "analysis/resulttables.h"
 #include "analysis/steps.h"
@@ -147,7 +148,7 @@ void AnalysisView::showMessage(const QString& message)
         table->setTable(nullptr);
 }
 
-void AnalysisView::clickRank(int rank)
+void AnalysisView::clickRank(RankIndex rank)
 {
     selection()->clickRank(rank, QGuiApplication::keyboardModifiers() & Qt::ControlModifier);
     emit rankClicked(rank);
@@ -159,22 +160,47 @@ void AnalysisView::pickKernel(quint32 kernel, const QString& name)
     emit kernelPicked(kernel);
 }
 
-int AnalysisView::shownRank() const
+RankIndex AnalysisView::shownRank() const
 {
     const auto slice = m_session->slice();
-    if (!slice || slice->ranks.empty())
-        return -1;
-    const int selected = selection()->rank();
-    return selected >= 0 && slice->findRank(selected) ? selected : slice->ranks.front().rank;
+    const std::optional<RankIndex> selected = selection()->rank();
+    return slice && selected && slice->has(*selected) ? *selected : RankIndex{};
 }
 
-QList<int> AnalysisView::partialRanks() const
+QString AnalysisView::shownRankName() const
 {
-    QList<int> ranks;
+    const auto slice = m_session->slice();
+    return slice && slice->has(shownRank()) ? fmt::qstr(slice->rankName(shownRank())) : QString();
+}
+
+QList<int> AnalysisView::selectedRankNumbers() const
+{
+    QList<int> numbers;
+    if (const auto slice = m_session->slice())
+        for (RankIndex index : selection()->ranks())
+            if (slice->has(index) && !numbers.contains(slice->at(index).rank))
+                numbers.push_back(slice->at(index).rank);
+    return numbers;
+}
+
+QString AnalysisView::shownRankTag() const
+{
+    const auto slice = m_session->slice();
+    if (!slice || !slice->has(shownRank()))
+        return QStringLiteral("rank");
+    const QString tag = QStringLiteral("rank%1").arg(slice->at(shownRank()).rank);
+    return slice->numberShared(shownRank()) ? tag + QStringLiteral("-%1").arg(shownRank().value) : tag;
+}
+
+QList<RankIndex> AnalysisView::partialRanks() const
+{
+    QList<RankIndex> ranks;
     if (const auto run = m_session->run())
         for (const LoadError& e : run->errors)
-            if (e.partial && e.rank >= 0)
-                ranks.push_back(e.rank);
+            if (e.partial)
+                for (const RankTrace& r : run->ranks)
+                    if (r.file == e.file)
+                        ranks.push_back(run->indexOf(r));
     return ranks;
 }
 
@@ -206,8 +232,8 @@ QString AnalysisView::failedRanksNote() const
 
 void AnalysisView::markRanks(ChartView* chart) const
 {
-    chart->setMarkedIds(partialRanks());
-    chart->setHighlightedIds(selection()->ranks());
+    chart->setMarkedIds(rankChartIds(partialRanks()));
+    chart->setHighlightedIds(rankChartIds(selection()->ranks()));
 }
 
 bool AnalysisView::htaCompat() const

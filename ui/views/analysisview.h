@@ -73,7 +73,7 @@ public slots:
 
 signals:
     void presented();                   // a result (or a final message) reached the screen
-    void rankClicked(int rank);         // the user picked a rank here (the window raises drill targets)
+    void rankClicked(RankIndex rank);   // the user picked a rank here (the window raises drill targets)
     void kernelPicked(quint32 kernel);  // the user picked a kernel here
 
 protected:
@@ -93,19 +93,28 @@ protected:
     void addChart(ChartView* chart);
     void addTableView(ResultTableView* table);
     // Selection writes from clicks: the session's selection, plus the drill signal.
-    void clickRank(int rank);
+    void clickRank(RankIndex rank);
+    // A click on a per-rank chart, whose ids are RankIndex values (see rankChartIds()).
+    void clickRankId(int id) { clickRank(RankIndex{static_cast<uint32_t>(id)}); }
     void pickKernel(quint32 kernel, const QString& name);
     SelectionModel* selection() const { return m_session->selection(); }
     // The rank a single-rank view shows: the selected one if the slice has it, else the first
-    // (HTA's default is rank 0); -1 without a slice.
-    int shownRank() const;
+    // (HTA's default is rank 0); the first without a slice.
+    RankIndex shownRank() const;
+    // How the shown rank is named: its number, and its file where two files claim the number.
+    QString shownRankName() const;
+    // The shown rank in an export's file name: "rank3", or "rank3-4" (its position) where two
+    // files claim 3.
+    QString shownRankTag() const;
+    // The numbers of the selected ranks, for tables whose rows carry the CLI's rank column.
+    QList<int> selectedRankNumbers() const;
     // The slice the presented results belong to (valid in present()).
     const Run& slice() const { return *m_session->slice(); }
     // For per-rank charts: "Hatched: rank 3 read only to byte 1,234 (truncated) · Not shown:
     // rank4.json could not be read (see Import issues)".
     QString failedRanksNote() const;
-    // Ranks whose file was read only up to an error: their numbers cover part of the trace.
-    QList<int> partialRanks() const;
+    // Ranks whose file was read only up to an error: they cover part of the trace.
+    QList<RankIndex> partialRanks() const;
     // A per-rank chart after drawing: partial ranks hatched, the selection highlighted.
     void markRanks(ChartView* chart) const;
     // The mode of the slice requests are computed on (its run was loaded in it).

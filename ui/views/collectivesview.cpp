@@ -16,6 +16,8 @@
 #include "analysis/collectivetables.h"
 #include "model/trace.h"
 
+#include <span>
+
 #include <QLabel>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -64,7 +66,7 @@ public:
         addTableView(m_instances);
         addTableView(m_ranks);
         addTableView(m_summary);
-        connect(m_bars, &ChartView::idClicked, this, &CollectivesView::clickRank);
+        connect(m_bars, &ChartView::idClicked, this, &CollectivesView::clickRankId);
         connect(m_lateness, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
             if (m_steps.isEmpty() || m_rankRows.isEmpty())
                 return;
@@ -73,7 +75,7 @@ public:
             if (x < 0 || y < 0 || x >= m_steps.size() || y >= m_rankRows.size())
                 return;
             const int rank = m_rankRows[y], step = m_steps[x];
-            clickRank(rank);
+            clickRankId(rank);
             selection()->setStep(step);
         });
         // Table rows are the instances in the analysis's order.
@@ -99,9 +101,10 @@ protected:
     {
         m_result = results.share(collectivesRequest());
         const Collectives& c = *m_result;
-        drawBars(*m_bars, collectiveWaitBars(c));
+        const QStringList names = rankNames(slice());
+        drawBars(*m_bars, collectiveWaitBars(c, names));
         markRanks(m_bars);
-        const HeatMapData map = collectiveLatenessMap(c);
+        const HeatMapData map = collectiveLatenessMap(c, names);
         m_steps.clear();
         m_rankRows.clear();
         for (double step : map.xKeys)
@@ -174,8 +177,11 @@ private:
         // Its kernel, the rank that held it up, its span: not its step, which would re-slice this table.
         if (instance.kernelName)
             pickKernel(instance.kernelName.value, fmt::qstr(shown->str(instance.kernelName)));
-        if (instance.lastRank >= 0)
-            selection()->setRank(instance.lastRank);
+        for (const CollectiveArrival& a : std::span(m_result->arrivals).subspan(instance.firstArrival, instance.arrivalCount))
+            if (a.rank == instance.lastRank) {
+                selection()->setRank(RankIndex{a.rankIndex});
+                break;
+            }
         selection()->setTimeRange({instance.earliestNs - shown->minTsNs, instance.endNs - shown->minTsNs});
     }
 

@@ -106,7 +106,7 @@ public:
         addTableView(m_summary);
         addTableView(m_shares);
         addTableView(m_crossPath);
-        connect(m_bars, &ChartView::idClicked, this, &CriticalPathView::clickRank);
+        connect(m_bars, &ChartView::idClicked, this, &CriticalPathView::clickRankId);
         connect(m_annotation, &QLineEdit::editingFinished, this, [this] { setOption(kAnnotation, m_annotation->text()); });
         connect(m_instance, &QSpinBox::editingFinished, this, [this] { setOption(kInstance, m_instance->value()); });
         // Rows are the path's segments in path order.
@@ -135,7 +135,7 @@ protected:
     CriticalPathOptions windowOptions() const
     {
         CriticalPathOptions o = options();
-        o.rank = -1;
+        o.rank.reset();
         return o;
     }
     Request<RankPathSummaries> summariesRequest() const
@@ -181,9 +181,9 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        const int rank = shownRank();
-        return {{QStringLiteral("critical-path-summary-rank%1").arg(rank), criticalPathSummaryTable(*m_path)},
-                {QStringLiteral("critical-path-breakdown-rank%1").arg(rank), criticalPathBreakdownTable(slice(), *m_path)},
+        const QString rank = shownRankTag();
+        return {{QStringLiteral("critical-path-summary-%1").arg(rank), criticalPathSummaryTable(*m_path)},
+                {QStringLiteral("critical-path-breakdown-%1").arg(rank), criticalPathBreakdownTable(slice(), *m_path)},
                 {QStringLiteral("critical-path-ranks"), crossRankSharesTable(*m_cross)},
                 {QStringLiteral("critical-path-across-ranks"), crossRankPathTable(slice(), *m_cross)}};
     }
@@ -196,17 +196,19 @@ private:
         data.keyLabel = tr("Rank");
         data.valueLabel = tr("Share of the path (%)");
         data.percent = true;
+        data.rankNames = rankNames(slice());
         for (CpBound bound : kBounds)
             data.series.push_back({boundLabel(bound), boundColor(bound), {}});
         QStringList failed;
         for (const RankPathSummaries::Summary& rank : m_summaries->ranks) {
             if (!rank.error.empty() || rank.lengthNs <= 0) {
-                failed << QString::number(rank.rank);
+                failed << data.rankNames.value(rankChartId(rank.rankIndex));
                 continue;
             }
-            data.keys.push_back(rank.rank);
-            data.ids.push_back(rank.rank);
-            QString tooltip = tr("Rank %1 — path %2").arg(rank.rank).arg(fmt::micros(double(rank.lengthNs)));
+            data.keys.push_back(rankChartId(rank.rankIndex));
+            data.ids.push_back(rankChartId(rank.rankIndex));
+            QString tooltip = tr("Rank %1 — path %2").arg(data.rankNames.value(rankChartId(rank.rankIndex)))
+                                  .arg(fmt::micros(double(rank.lengthNs)));
             for (size_t b = 0; b < kBounds.size(); ++b) {
                 double percent = 0;
                 for (const CpSummaryRow& row : rank.rows)
@@ -232,9 +234,9 @@ private:
     {
         const CriticalPath& p = *m_path;
         if (!p.error.empty())
-            return tr("Rank %1: %2").arg(shownRank()).arg(fmt::qstr(p.error).toHtmlEscaped());
+            return tr("Rank %1: %2").arg(shownRankName().toHtmlEscaped(), fmt::qstr(p.error).toHtmlEscaped());
         QString text = tr("Rank %1, <b>%2</b> #%3: path of %4")
-                           .arg(p.rank)
+                           .arg(shownRankName().toHtmlEscaped())
                            .arg(fmt::elided(fmt::qstr(p.annotation), 40).toHtmlEscaped())
                            .arg(p.options.instanceStart)
                            .arg(fmt::duration(double(p.lengthNs)));
@@ -258,7 +260,7 @@ private:
     void selectSegment(const CpSegment& segment)
     {
         const auto shown = session()->run();
-        const RankTrace* rank = slice().findRank(m_path->rank);
+        const RankTrace* rank = slice().has(m_path->rankIndex) ? &slice().at(m_path->rankIndex) : nullptr;
         if (!shown || !rank || segment.event == kNoEvent || size_t(segment.event) >= rank->events.size())
             return;
         const EventTable& t = rank->events;

@@ -121,8 +121,12 @@ protected:
         o.allRanks = o.allSteps = boolOption(kAllRanksSteps, false);
         // The selected rank and step where both runs have them; else HTA's first rank and step.
         const auto control = session()->controlRun(), test = session()->testRun();
-        const int rank = selection()->rank();
-        if (!o.allRanks && rank >= 0 && control && test && control->findRank(rank) && test->findRank(rank))
+        // Two runs pair their ranks by number (the label each file claims).
+        const std::optional<RankIndex> selected = selection()->rank();
+        const auto shown = session()->run();
+        const int rank = selected && shown && shown->has(*selected) ? shown->at(*selected).rank : -1;
+        if (!o.allRanks && rank >= 0 && control && test && !control->ranksNumbered({rank}).empty()
+            && !test->ranksNumbered({rank}).empty())
             o.controlRanks = o.testRanks = {rank};
         const int step = selection()->step();
         if (!o.allSteps && step >= 0 && control && test) {

@@ -99,7 +99,7 @@ protected:
     }
 
     struct EventsOptions {
-        int rank = -1;
+        RankIndex rank;
         EventFilter filter;
     };
 
@@ -107,9 +107,9 @@ protected:
     {
         return analysisRequest("events", EventsOptions{shownRank(), filter()}, [](const Run& run, const EventsOptions& o) {
             SelectedEvents selected;
-            const RankTrace* r = run.findRank(o.rank);
-            if (!r)
+            if (!run.has(o.rank))
                 return selected;
+            const RankTrace* r = &run.at(o.rank);
             selected.eventsOfRank = r->events.size();
             if (EventMatcher matcher(run, o.filter); !matcher.error().empty()) {
                 selected.error = matcher.error();
@@ -156,7 +156,7 @@ protected:
         if (!m_result->error.empty())
             text = tr("Bad name filter: %1").arg(fmt::qstr(m_result->error));
         else
-            text = tr("Rank %1: %2 of %3 events").arg(shownRank()).arg(QLocale().toString(qint64(m_model->size()))).arg(QLocale().toString(qint64(m_result->eventsOfRank)));
+            text = tr("Rank %1: %2 of %3 events").arg(shownRankName()).arg(QLocale().toString(qint64(m_model->size()))).arg(QLocale().toString(qint64(m_result->eventsOfRank)));
         if (!range.isEmpty())
             text += tr(" from %1 to %2").arg(fmt::micros(double(range.beginNs)), fmt::micros(double(range.endNs)));
         m_caption->setText(text);
@@ -172,7 +172,7 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        return {{QStringLiteral("events-rank%1").arg(shownRank()), m_model->firstRows(kExportRows)}};
+        return {{QStringLiteral("events-%1").arg(shownRankTag()), m_model->firstRows(kExportRows)}};
     }
 
 private:

@@ -94,15 +94,18 @@ protected:
 
     void present(const ResultSet& results) override
     {
-        m_rank = shownRank();
+        m_rankTag = shownRankTag();
         m_idle = results.share(idleRequest());
         m_bins = results.share(histogramRequest());
-        m_rankLabel->setText(partialRanks().contains(m_rank)
-                                 ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(m_rank)
-                                 : tr("<b>Rank %1</b>").arg(m_rank));
+        const QString name = shownRankName().toHtmlEscaped();
+        m_rankLabel->setText(partialRanks().contains(shownRank())
+                                 ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(name)
+                                 : tr("<b>Rank %1</b>").arg(name));
         syncControls();
-        drawBars(*m_streams, idleStreamBars(*m_idle, m_rank, boolOption(kPercent, true)));
-        drawHistogram(*m_histogram, idleHistogramData(*m_bins, m_rank, logBins()));
+        // The results hold this one rank trace: its rows carry its number.
+        const int number = slice().at(shownRank()).rank;
+        drawBars(*m_streams, idleStreamBars(*m_idle, number, shownRankName(), boolOption(kPercent, true)));
+        drawHistogram(*m_histogram, idleHistogramData(*m_bins, shownRankName(), logBins()));
     }
 
     // The controls show the session's options, whoever set them last.
@@ -124,8 +127,8 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        return {{QStringLiteral("idle-time-rank%1").arg(m_rank), idleTable(*m_idle)},
-                {QStringLiteral("idle-histogram-rank%1").arg(m_rank), idleHistogramTable(*m_bins)}};
+        return {{QStringLiteral("idle-time-%1").arg(m_rankTag), idleTable(*m_idle)},
+                {QStringLiteral("idle-histogram-%1").arg(m_rankTag), idleHistogramTable(*m_bins)}};
     }
 
 private:
@@ -135,7 +138,7 @@ private:
     QDoubleSpinBox* m_delay;
     ChartView* m_streams;
     ChartView* m_histogram;
-    int m_rank = -1;
+    QString m_rankTag;  // of the rank presented
     std::shared_ptr<const IdleTime> m_idle;
     std::shared_ptr<const IdleHistogram> m_bins;
 };

@@ -3,6 +3,8 @@
 
 #include "views/analysisview.h"
 
+#include "common/format.h"
+
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
@@ -33,10 +35,15 @@ public:
         layout->setContentsMargins(4, 4, 4, 4);
         layout->addWidget(m_table);
         connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
-            const int rank = index.data(kRankRole).toInt();
+            // The file is the rank trace (two files may claim its number).
             const auto run = this->session()->run();
-            if (rank >= 0 && run && run->findRank(rank))
-                clickRank(rank);
+            const QString file = index.siblingAtColumn(1).data(Qt::DisplayRole).toString();
+            if (run)
+                for (const RankTrace& r : run->ranks)
+                    if (fmt::qstr(r.file.filename().string()) == file || fmt::qstr(r.file.string()) == file) {
+                        clickRank(run->indexOf(r));
+                        break;
+                    }
         });
         refresh();
     }

@@ -144,7 +144,7 @@ protected:
 
     void highlightSelection() override
     {
-        m_table->setRankFilter(m_rankOnly->isChecked() ? selection()->ranks() : QList<int>{});
+        m_table->setRankFilter(m_rankOnly->isChecked() ? selectedRankNumbers() : QList<int>{});
     }
 
     void showMessage(const QString& message) override

@@ -61,7 +61,7 @@ public:
             if (index.data(kIdRole).toUInt() != shownKernel())
                 pickKernel(index.data(kIdRole).toUInt(), index.siblingAtColumn(0).data(kFilterRole).toString());
         });
-        connect(m_chart, &ChartView::idClicked, this, &KernelDistView::clickRank);
+        connect(m_chart, &ChartView::idClicked, this, &KernelDistView::clickRankId);
         refresh();
     }
 
@@ -118,7 +118,7 @@ protected:
             drawBoxes(*m_chart, {.message = top->kernels.empty() ? (top->error.empty() ? tr("No kernels") : fmt::qstr(top->error))
                                                                  : tr("The selected kernel did not run in this step")});
         } else {
-            BoxChartData data = kernelBoxes(*k, fmt::qstr(slice().str(k->name)));
+            BoxChartData data = kernelBoxes(*k, fmt::qstr(slice().str(k->name)), rankNames(slice()));
             data.footnote = failedRanksNote();
             drawBoxes(*m_chart, data);
             markRanks(m_chart);
@@ -139,7 +139,7 @@ protected:
         m_caption->clear();
     }
 
-    void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
+    void highlightSelection() override { m_chart->setHighlightedIds(rankChartIds(selection()->ranks())); }
 
     QList<TableExport> currentTables() const override
     {

@@ -73,7 +73,7 @@ private:
         if (!m_result || !shown)
             return;
         for (const MemoryDevice& d : m_result->devices) {
-            if (d.device.rank != shownRank() || d.series.empty())
+            if (d.device.rank != shownNumber() || d.series.empty())
                 continue;
             const int64_t ts = shown->minTsNs + int64_t(keyMs * 1e6);
             auto it = std::upper_bound(d.series.begin(), d.series.end(), ts,
@@ -124,28 +124,35 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        const int rank = shownRank();
-        return {{QStringLiteral("memory-devices-rank%1").arg(rank), memorySummaryTable(slice(), *m_result)},
-                {QStringLiteral("memory-steps-rank%1").arg(rank), memoryStepsTable(*m_result)},
-                {QStringLiteral("memory-ops-rank%1").arg(rank), memoryOpsTable(slice(), *m_result)},
-                {QStringLiteral("memory-unfreed-rank%1").arg(rank), memoryUnfreedTable(slice(), *m_result)}};
+        const QString rank = shownRankTag();
+        return {{QStringLiteral("memory-devices-%1").arg(rank), memorySummaryTable(slice(), *m_result)},
+                {QStringLiteral("memory-steps-%1").arg(rank), memoryStepsTable(*m_result)},
+                {QStringLiteral("memory-ops-%1").arg(rank), memoryOpsTable(slice(), *m_result)},
+                {QStringLiteral("memory-unfreed-%1").arg(rank), memoryUnfreedTable(slice(), *m_result)}};
     }
 
 private:
+    // The result holds the shown rank trace alone: its devices carry its number.
+    int shownNumber() const
+    {
+        const auto shown = session()->slice();
+        return shown && shown->has(shownRank()) ? shown->at(shownRank()).rank : -1;
+    }
+
     QString caption() const
     {
         if (!m_result->error.empty())
             return fmt::qstr(m_result->error);
         QStringList parts;
         for (const MemoryDevice& d : m_result->devices)
-            if (d.device.rank == shownRank())
+            if (d.device.rank == shownNumber())
                 parts << tr("%1: peak %2 allocated, %3 reserved; %4 left allocated at the end")
                              .arg(fmt::qstr(toString(d.device)), fmt::bytes(uint64_t(d.peakAllocated)),
                                   d.reservedKnown ? fmt::bytes(uint64_t(d.peakReserved)) : tr("unknown"),
                                   fmt::bytes(uint64_t(d.lastAllocated)));
         if (parts.isEmpty())
-            return tr("Rank %1 has no [memory] events (record with profile_memory=True).").arg(shownRank());
-        return tr("Rank %1 — %2. Click the curve to see who allocated.").arg(shownRank()).arg(parts.join(QStringLiteral("; ")));
+            return tr("Rank %1 has no [memory] events (record with profile_memory=True).").arg(shownRankName());
+        return tr("Rank %1 — %2. Click the curve to see who allocated.").arg(shownRankName(), parts.join(QStringLiteral("; ")));
     }
 
     QLabel* m_caption;

@@ -169,10 +169,10 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        const int rank = shownRank();
-        QList<TableExport> tables{{QStringLiteral("operators-rank%1").arg(rank), operatorsTable(slice(), *m_result)}};
+        const QString rank = shownRankTag();
+        QList<TableExport> tables{{QStringLiteral("operators-%1").arg(rank), operatorsTable(slice(), *m_result)}};
         if (m_opKernels)
-            tables.push_back({QStringLiteral("operator-kernels-rank%1").arg(rank), operatorKernelsTable(slice(), *m_opKernels)});
+            tables.push_back({QStringLiteral("operator-kernels-%1").arg(rank), operatorKernelsTable(slice(), *m_opKernels)});
         return tables;
     }
 
@@ -181,7 +181,7 @@ private:
     {
         if (!m_result->error.empty())
             return fmt::qstr(m_result->error);
-        QString text = tr("Rank %1: %2.").arg(shownRank()).arg(fmt::count(qint64(m_result->rows.size()), "operator", "operators"));
+        QString text = tr("Rank %1: %2.").arg(shownRankName()).arg(fmt::count(qint64(m_result->rows.size()), "operator", "operators"));
         for (const TensorCoreShare& s : m_result->tensorCores)
             if (s.kernelNs > 0)
                 text += QLatin1Char(' ')

@@ -25,7 +25,7 @@ public:
         layout->setContentsMargins(4, 4, 4, 4);
         layout->addWidget(m_chart, 1);
         addChart(m_chart);
-        connect(m_chart, &ChartView::idClicked, this, &OverlapView::clickRank);
+        connect(m_chart, &ChartView::idClicked, this, &OverlapView::clickRankId);
         refresh();
     }
 
@@ -42,7 +42,7 @@ protected:
     void present(const ResultSet& results) override
     {
         m_result = results.share(overlapRequest());
-        BarChartData data = overlapBars(*m_result);
+        BarChartData data = overlapBars(*m_result, rankNames(slice()));
         QStringList notes{failedRanksNote(), stragglersNote(results)};
         notes.removeAll(QString());
         data.footnote = notes.join(QStringLiteral(" · "));
@@ -50,7 +50,7 @@ protected:
         markRanks(m_chart);
     }
 
-    void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
+    void highlightSelection() override { m_chart->setHighlightedIds(rankChartIds(selection()->ranks())); }
 
     void showMessage(const QString& message) override
     {

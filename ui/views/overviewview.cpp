@@ -54,7 +54,9 @@ public:
         layout->addWidget(new QLabel(tr("<b>Temporal breakdown</b> (GPU time per rank)"), this));
         layout->addWidget(m_table, 1);
         addTableView(m_table);
-        connect(m_table, &QTableView::clicked, this, [this](const QModelIndex& index) { clickRank(index.data(kRankRole).toInt()); });
+        // Each row's id is its rank trace (two files may claim one rank number).
+        connect(m_table, &QTableView::clicked, this,
+                [this](const QModelIndex& index) { clickRank(RankIndex{index.data(kIdRole).toUInt()}); });
         refresh();
     }
 
@@ -67,7 +69,11 @@ protected:
     void present(const ResultSet& results) override
     {
         showSummary(results.get(summaryRequest()));
-        m_table->setTable(std::make_shared<Table>(temporalTable(results.get(temporalRequest(htaCompat())))));
+        const TemporalBreakdown& temporal = results.get(temporalRequest(htaCompat()));
+        QVector<quint32> ids;
+        for (const TemporalBreakdownRow& row : temporal.rows)
+            ids << row.rankIndex.value;
+        m_table->setTable(std::make_shared<Table>(temporalTable(temporal)), ids);
     }
 
     void showMessage(const QString& message) override

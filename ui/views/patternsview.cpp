@@ -122,7 +122,7 @@ protected:
         if (!m_patternsResult->error.empty())
             notes << fmt::qstr(m_patternsResult->error);
         m_caption->setText(tr("<b>Rank %1</b> — %2%3")
-                               .arg(shownRank())
+                               .arg(shownRankName().toHtmlEscaped())
                                .arg(fmt::count(qint64(m_patternsResult->patterns.size()), "pattern", "patterns"))
                                .arg(notes.isEmpty() ? QString() : QStringLiteral(": ") + notes.join(QStringLiteral("; ")).toHtmlEscaped()));
     }
@@ -137,8 +137,8 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        return {{QStringLiteral("kernel-patterns-rank%1").arg(shownRank()), patternsTable(slice(), *m_patternsResult)},
-                {QStringLiteral("annotations-rank%1").arg(shownRank()), annotationsTable(slice(), *m_annotationsResult)}};
+        return {{QStringLiteral("kernel-patterns-%1").arg(shownRankTag()), patternsTable(slice(), *m_patternsResult)},
+                {QStringLiteral("annotations-%1").arg(shownRankTag()), annotationsTable(slice(), *m_annotationsResult)}};
     }
 
 private:

@@ -77,12 +77,14 @@ protected:
 
     void present(const ResultSet& results) override
     {
-        m_rank = shownRank();
+        m_rankTag = shownRankTag();
         m_queueResult = results.share(queueRequest());
         m_bandwidthResult = results.share(bandwidthRequest());
-        m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(m_rank));
-        drawSeries(*m_queue, queueSeriesData(*m_queueResult, m_rank, kBuckets));
-        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, m_rank, kBuckets));
+        m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(shownRankName().toHtmlEscaped()));
+        // The results hold the shown rank trace alone: their rows carry its number.
+        const int number = slice().at(shownRank()).rank;
+        drawSeries(*m_queue, queueSeriesData(*m_queueResult, number, shownRankName(), kBuckets));
+        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, number, shownRankName(), kBuckets));
         m_queueStats->setTable(std::make_shared<Table>(queueSummaryTable(*m_queueResult)));
         m_blocked->setTable(std::make_shared<Table>(queueBlockedTable(*m_queueResult)));
         m_bandwidthStats->setTable(std::make_shared<Table>(memoryBwSummaryTable(*m_bandwidthResult)));
@@ -98,9 +100,9 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        return {{QStringLiteral("queue-length-rank%1").arg(m_rank), queueSummaryTable(*m_queueResult)},
-                {QStringLiteral("queue-blocked-rank%1").arg(m_rank), queueBlockedTable(*m_queueResult)},
-                {QStringLiteral("memory-bw-rank%1").arg(m_rank), memoryBwSummaryTable(*m_bandwidthResult)}};
+        return {{QStringLiteral("queue-length-%1").arg(m_rankTag), queueSummaryTable(*m_queueResult)},
+                {QStringLiteral("queue-blocked-%1").arg(m_rankTag), queueBlockedTable(*m_queueResult)},
+                {QStringLiteral("memory-bw-%1").arg(m_rankTag), memoryBwSummaryTable(*m_bandwidthResult)}};
     }
 
 private:
@@ -110,7 +112,7 @@ private:
     ResultTableView* m_queueStats;
     ResultTableView* m_blocked;
     ResultTableView* m_bandwidthStats;
-    int m_rank = -1;
+    QString m_rankTag;  // of the rank presented
     std::shared_ptr<const QueueLength> m_queueResult;
     std::shared_ptr<const MemoryBandwidth> m_bandwidthResult;
 };

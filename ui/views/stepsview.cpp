@@ -58,13 +58,14 @@ public:
         connect(m_span, &QComboBox::activated, this, [this] { setOption(kSpan, m_span->currentData()); });
         // A cell is a rank and a step: select both (the step narrows every view to it).
         connect(m_chart, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
-            if (m_stepNumbers.isEmpty() || m_rankNumbers.isEmpty())
+            if (m_stepNumbers.isEmpty() || m_rankRows.isEmpty())
                 return;
             const int x = int(std::lround(m_chart->xAxis->pixelToCoord(event->position().x())));
             const int y = int(std::lround(m_chart->yAxis->pixelToCoord(event->position().y())));
-            if (x < 0 || y < 0 || x >= m_stepNumbers.size() || y >= m_rankNumbers.size())
+            if (x < 0 || y < 0 || x >= m_stepNumbers.size() || y >= m_rankRows.size())
                 return;
-            const int rank = m_rankNumbers[y], step = m_stepNumbers[x];
+            const RankIndex rank = m_rankRows[y];
+            const int step = m_stepNumbers[x];
             clickRank(rank);
             selection()->setStep(step);
         });
@@ -96,26 +97,29 @@ protected:
         for (int r : m_stragglerResult->ranks)
             stragglers << r;
         // Rows and columns are the ranks and steps the analysis lists; cells its spans.
-        std::map<int, int> column, row;
+        std::map<int, int> column;
+        std::map<RankIndex, int> row;
         m_stepNumbers.clear();
-        m_rankNumbers.clear();
+        m_rankRows.clear();
         for (int step : m_steps->steps) {
             column[step] = int(m_stepNumbers.size());
             m_stepNumbers << step;
         }
         for (const StepSpan& span : m_steps->spans)
-            if (!row.count(span.rank)) {
-                row[span.rank] = int(m_rankNumbers.size());
-                m_rankNumbers << span.rank;
+            if (!row.count(span.rankIndex)) {
+                row[span.rankIndex] = int(m_rankRows.size());
+                m_rankRows << span.rankIndex;
             }
+        const auto whole = session()->run();
         HeatMapData data;
         data.title = gpu ? tr("GPU time of each step per rank (ms)") : tr("CPU time of each step per rank (ms)");
         data.xLabel = tr("ProfilerStep");
         data.yLabel = tr("Rank");
         data.xKeys = QVector<double>(m_stepNumbers.begin(), m_stepNumbers.end());
-        for (int rank : std::as_const(m_rankNumbers)) {
-            data.yKeys << rank;
-            data.yLabels << (stragglers.contains(rank) ? tr("%1 ⚑").arg(rank) : QString::number(rank));
+        for (RankIndex rank : std::as_const(m_rankRows)) {
+            data.yKeys << rankChartId(rank);
+            const QString name = fmt::qstr(whole->rankName(rank));
+            data.yLabels << (stragglers.contains(whole->at(rank).rank) ? tr("%1 ⚑").arg(name) : name);
         }
         data.values = QVector<double>(data.xKeys.size() * data.yKeys.size(), NAN);
         for (const StepSpan& span : m_steps->spans) {
@@ -123,7 +127,7 @@ protected:
             if (c == column.end())
                 continue;
             const double ms = (gpu ? (span.hasGpu() ? double(span.gpuNs()) : NAN) : double(span.cpuNs())) / 1e6;
-            data.values[row[span.rank] * data.xKeys.size() + c->second] = ms;
+            data.values[row[span.rankIndex] * data.xKeys.size() + c->second] = ms;
         }
         if (m_stepNumbers.isEmpty())
             data.message = m_steps->error.empty() ? tr("The run has no ProfilerStep") : fmt::qstr(m_steps->error);
@@ -145,7 +149,7 @@ protected:
         m_steps.reset();
         m_stragglerResult.reset();
         m_stepNumbers.clear();
-        m_rankNumbers.clear();
+        m_rankRows.clear();
         m_caption->setText(message.size() < 60 ? message : QString());
     }
 
@@ -161,7 +165,8 @@ private:
     ChartView* m_chart;
     ResultTableView* m_spans;
     ResultTableView* m_stragglers;
-    QList<int> m_stepNumbers, m_rankNumbers;  // the heat map's columns and rows
+    QList<int> m_stepNumbers;  // the heat map's columns
+    QList<RankIndex> m_rankRows;  // its rows
     std::shared_ptr<const ProfilerSteps> m_steps;
     std::shared_ptr<const Stragglers> m_stragglerResult;
 };

@@ -37,7 +37,7 @@ public:
         layout->addWidget(m_chart, 1);
         addChart(m_chart);
         connect(m_percent, &QCheckBox::toggled, this, [this](bool on) { setOption(QStringLiteral("percent"), on); });
-        connect(m_chart, &ChartView::idClicked, this, &TemporalView::clickRank);
+        connect(m_chart, &ChartView::idClicked, this, &TemporalView::clickRankId);
         refresh();
     }
 
@@ -50,7 +50,7 @@ protected:
         const bool percent = boolOption(QStringLiteral("percent"), true);
         const QSignalBlocker blocker(m_percent);  // the option may have been set elsewhere
         m_percent->setChecked(percent);
-        BarChartData data = temporalBars(*m_result, percent);
+        BarChartData data = temporalBars(*m_result, rankNames(slice()), percent);
         QStringList notes{failedRanksNote(), stragglersNote(results)};
         notes.removeAll(QString());
         data.footnote = notes.join(QStringLiteral(" · "));
@@ -58,7 +58,7 @@ protected:
         markRanks(m_chart);
     }
 
-    void highlightSelection() override { m_chart->setHighlightedIds(selection()->ranks()); }
+    void highlightSelection() override { m_chart->setHighlightedIds(rankChartIds(selection()->ranks())); }
 
     void showMessage(const QString& message) override
     {
