@@ -542,6 +542,20 @@ private slots:
         QCOMPARE(t.parent[1], EventIndex(0));
         QCOMPARE(slice->ranks[0].streamsInFileOrder, std::vector<int32_t>{7});
         QCOMPARE(sliceRunToStep(*run, 9)->ranks[0].events.size(), size_t(0));
+        // A slice holds only its rows (no copy of the whole table first) and shares the run's
+        // strings; a string interned into a slice is its own (copy on write), the run's pool is
+        // never written.
+        QVERIFY(slice->strings.sharesStorageWith(run->strings));
+        QVERIFY(slice->ranks[0].events.tsNs.capacity() < run->ranks[0].events.size());
+        QCOMPARE(slice->ranks[0].file, run->ranks[0].file);
+        auto writable = sliceRunToStep(*run, 2);
+        const size_t strings = run->strings.size();
+        const StringId added = writable->strings.intern("only in the slice");
+        QVERIFY(!writable->strings.sharesStorageWith(run->strings));
+        QCOMPARE(run->strings.size(), strings);
+        QVERIFY(!run->strings.find("only in the slice"));
+        QCOMPARE(writable->str(added), std::string_view("only in the slice"));
+        QCOMPARE(writable->str(t.name[2]), std::string_view("k"));  // the same ids
     }
 
     void mutatedTracesNeverCrash()
