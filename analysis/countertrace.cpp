@@ -4,10 +4,9 @@
 #include "memorybandwidth.h"
 #include "queuelength.h"
 
-#include "model/atomicfile.h"
-#include "model/inflatereader.h"
+#include "tracerewrite.h"
+
 #include "model/jsonwrite.h"
-#include "model/streamfile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -22,8 +21,6 @@ namespace kscope {
 namespace fs = std::filesystem;
 
 namespace {
-
-constexpr size_t kCopyChunk = 4u << 20;
 
 void appendMicros(std::string& out, int64_t ns)
 {
@@ -58,131 +55,25 @@ void appendNumber(std::string& out, double value)
 
 void appendPid(std::string& out, const Run& run, const RankTrace& rank, ThreadIndex thread)
 {
-    if (thread >= rank.threads.size()) {
-        out += '0';
-        return;
-    }
-    const ThreadKey& key = rank.threads[thread];
-    if (key.pidName)
-        appendJsonString(out, run.str(key.pidName));
-    else
-        out += std::to_string(key.pid);
-}
-
-// Copies [from, to) of the reader's stream to the writer; tracks the last byte that is not
-// whitespace (to know whether the array had elements). False on a read or write failure.
-bool copyStream(InflateReader& reader, StreamFileWriter& writer, std::string& buffer, uint64_t& position,
-                uint64_t to, char& lastSolid, std::string& error)
-{
-    while (position < to) {
-        const size_t want = static_cast<size_t>(std::min<uint64_t>(kCopyChunk, to - position));
-        buffer.resize(want);
-        size_t got = 0;
-        while (got < want) {
-            const size_t n = reader.read(buffer.data() + got, want - got);
-            if (n == 0)
-                break;
-            got += n;
-        }
-        if (got == 0) {
-            error = reader.failed() ? reader.error() : "the file is shorter than when it was loaded";
-            return false;
-        }
-        for (size_t k = got; k-- > 0;)
-            if (buffer[k] != ' ' && buffer[k] != '\n' && buffer[k] != '\r' && buffer[k] != '\t') {
-                lastSolid = buffer[k];
-                break;
-            }
-        if (std::string e = writer.write({buffer.data(), got}); !e.empty()) {
-            error = e;
-            return false;
-        }
-        position += got;
-    }
-    return true;
+    out += thread < rank.threads.size() ? threadToken(run, rank.threads[thread], true) : std::string("0");
 }
 
 void writeOne(const Run& run, const RankTrace& rank, const QueueLength* queue, const MemoryBandwidth* bandwidth,
               const CounterTraceOptions& options, CounterTraceFile& file)
 {
-    if (rank.traceEventsEndOffset == 0) {
-        file.error = "the end of its traceEvents was not seen when loading (a partial rank?): nothing written";
+    TraceRewrite how;
+    how.output = file.output;
+    how.alwaysGzip = options.htaCompat;  // HTA writes every copy with gzip.open, whatever its name (quirk)
+    how.gzipLevel = options.gzipLevel;
+    how.append = [&](const auto& emit) { forEachCounterEvent(run, rank, queue, bandwidth, emit); };
+    const TraceRewriteResult written = rewriteTrace(run, rank, how);
+    if (!written.error.empty()) {
+        file.error = written.error + (written.error.starts_with("will not write") ? " (another --out folder or suffix)" : "");
         return;
     }
-    if (std::string e = inputOverwriteError(file.output, inputFiles(run)); !e.empty()) {
-        file.error = "will not write " + file.output.string() + ": " + e + " (another --out folder or suffix)";
-        return;
-    }
-    InflateReader reader;
-    if (!reader.open(file.input)) {
-        file.error = reader.error();
-        return;
-    }
-    StreamFileWriter writer;
-    // HTA writes every copy with gzip.open, whatever its name (quirk); the default keeps the input's form.
-    const bool gzip = reader.isGzip() || options.htaCompat;
-    if (std::string e = writer.open(file.output, gzip, options.gzipLevel); !e.empty()) {
-        file.error = file.output.string() + ": " + e;
-        return;
-    }
-    std::string buffer;
-    uint64_t position = 0;
-    char lastSolid = 0;
-    if (!copyStream(reader, writer, buffer, position, rank.traceEventsEndOffset, lastSolid, file.error))
-        return;
-    // The next byte must be the ']' the loader saw.
-    char close = 0;
-    if (reader.read(&close, 1) != 1 || close != ']') {
-        file.error = "the file changed since it was loaded (no ']' where traceEvents ended)";
-        return;
-    }
-    ++position;
-    std::string events;
-    bool first = lastSolid == '[';
-    std::string writeError;
-    file.counterEvents = forEachCounterEvent(run, rank, queue, bandwidth, [&](std::string_view event) {
-        events += first ? "\n  " : ",\n  ";
-        first = false;
-        events += event;
-        if (events.size() >= kCopyChunk && writeError.empty()) {
-            writeError = writer.write(events);
-            events.clear();
-        }
-    });
-    events += "\n]";
-    if (writeError.empty())
-        writeError = writer.write(events);
-    if (!writeError.empty()) {
-        file.error = writeError;
-        return;
-    }
-    // The rest of the file as it is (the top-level keys after traceEvents).
-    for (;;) {
-        buffer.resize(kCopyChunk);
-        const size_t got = reader.read(buffer.data(), buffer.size());
-        if (got == 0)
-            break;
-        if (std::string e = writer.write({buffer.data(), got}); !e.empty()) {
-            file.error = e;
-            return;
-        }
-        position += got;
-    }
-    if (reader.failed()) {
-        file.error = reader.error();
-        return;
-    }
-    if (rank.uncompressedBytes != 0 && position != rank.uncompressedBytes) {
-        file.error = "the file changed since it was loaded (" + std::to_string(rank.uncompressedBytes) + " bytes then, "
-            + std::to_string(position) + " now)";
-        return;
-    }
-    file.bytesRead = position;
-    if (std::string e = writer.commit(); !e.empty()) {
-        file.error = file.output.string() + ": " + e;
-        return;
-    }
-    file.bytesWritten = writer.bytesIn();
+    file.counterEvents = written.eventsAppended;
+    file.bytesRead = written.bytesRead;
+    file.bytesWritten = written.bytesWritten;
 }
 
 } // namespace
@@ -204,7 +95,7 @@ int64_t forEachCounterEvent(const Run& run, const RankTrace& rank, const QueueLe
     std::string event;
     if (queue) {
         for (const QueueSeries& s : queue->series) {
-            if (s.rank != rank.rank)
+            if (s.rankIndex != run.indexOf(rank))
                 continue;
             for (size_t i = 0; i < s.tsNs.size(); ++i) {
                 event.assign(R"({"ph": "C", "name": "Queue Length", "id": )");
@@ -223,7 +114,7 @@ int64_t forEachCounterEvent(const Run& run, const RankTrace& rank, const QueueLe
     }
     if (bandwidth) {
         for (const MemoryBwSeries& s : bandwidth->series) {
-            if (s.rank != rank.rank)
+            if (s.rankIndex != run.indexOf(rank))
                 continue;
             for (size_t i = 0; i < s.tsNs.size(); ++i) {
                 event.assign(R"({"ph": "C", "name": )");

@@ -113,6 +113,7 @@ bool rankPatterns(const Run& run, const RankTrace& rank, const KernelPatternOpti
         if (inserted) {
             KernelPattern& p = out.emplace_back();
             p.rank = rank.rank;
+            p.rankIndex = run.indexOf(rank);
             p.names = std::move(names);
         }
         KernelPattern& p = out[it->second];

@@ -25,6 +25,7 @@ struct KernelPatternOptions {
 // One sequence on one rank.
 struct KernelPattern {
     int rank = -1;
+    RankIndex rankIndex;  // two files may claim one rank number
     std::vector<StringId> names;  // the operator's name, then its GPU events' names in start order
     int64_t count = 0;
     int64_t gpuNs = 0;  // Σ over the occurrences of their GPU events' durations

@@ -101,6 +101,7 @@ MemoryBandwidth memoryBandwidth(const Run& run, const MemoryBandwidthOptions& op
             MemoryBwSeries& s = series[c.kind];
             if (s.tsNs.empty()) {
                 s.rank = rank.rank;
+                s.rankIndex = run.indexOf(rank);
                 s.kind = kinds[c.kind];
                 s.thread = c.thread;
             }

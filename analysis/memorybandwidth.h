@@ -24,6 +24,7 @@ struct MemoryBandwidthOptions {
 // default mode one point per distinct time, exactly 0 whenever no copy of the kind runs.
 struct MemoryBwSeries {
     int rank = -1;
+    RankIndex rankIndex;  // two files may claim one rank number
     std::string kind;        // "Memcpy HtoD", "Memcpy DtoH", "Memcpy DtoD", "Memcpy PtoP", "Memset", ...
     ThreadIndex thread = 0;  // of its first copy (pid = device)
     std::vector<int64_t> tsNs;

@@ -226,6 +226,8 @@ QueueLength queueLength(const Run& run, const QueueLengthOptions& options)
                                        + " GPU ops whose launch is not in the trace are not in the queue");
         }
         std::vector<QueueSeries> series = seriesOf(rank.rank, changes, !options.htaCompat);
+        for (QueueSeries& s : series)
+            s.rankIndex = run.indexOf(rank);
         const int64_t duration = traceDurationNs(rank, options.htaCompat);
         std::vector<QueueBlocked> blocked;
         for (const QueueSeries& s : series) {

@@ -27,6 +27,7 @@ struct QueueLengthOptions {
 // distinct time, with the length after everything that happened then.
 struct QueueSeries {
     int rank = -1;
+    RankIndex rankIndex;  // two files may claim one rank number
     int32_t stream = -1;
     ThreadIndex thread = 0;  // the stream's GPU thread (pid = device), from its first op
     std::vector<int64_t> tsNs;

@@ -1,5 +1,7 @@
 #include "jsonscan.h"
 
+#include <charconv>
+#include <cstdint>
 #include <cstring>
 
 namespace kscope::jsonscan {
@@ -20,6 +22,106 @@ size_t stringEnd(const char* data, size_t start, size_t size)
         i = quote + 1;
     }
     return kIncomplete;
+}
+
+bool objectMembers(std::string_view object, std::vector<Member>& out)
+{
+    out.clear();
+    const char* data = object.data();
+    const size_t end = object.size();
+    auto skip = [&](size_t at) {
+        while (at < end && isSpace(data[at]))
+            ++at;
+        return at;
+    };
+    if (end < 2 || data[0] != '{')
+        return false;
+    size_t at = skip(1);
+    while (at < end && data[at] != '}') {
+        if (data[at] != '"')
+            return false;
+        const size_t keyEnd = stringEnd(data, at, end);
+        if (keyEnd == kIncomplete || keyEnd == kMalformed)
+            return false;
+        const std::string_view key(data + at + 1, keyEnd - at - 2);
+        at = skip(keyEnd);
+        if (at >= end || data[at] != ':')
+            return false;
+        at = skip(at + 1);
+        const size_t close = valueEnd(data, at, end);
+        if (close == kIncomplete || close == kMalformed)
+            return false;
+        out.push_back({key, std::string_view(data + at, close - at)});
+        at = skip(close);
+        if (at < end && data[at] == ',')
+            at = skip(at + 1);
+    }
+    return at < end;
+}
+
+std::string_view memberValue(const std::vector<Member>& members, std::string_view key)
+{
+    for (const Member& m : members)
+        if (m.key == key)
+            return m.value;
+    return {};
+}
+
+std::string unescaped(std::string_view token)
+{
+    std::string out;
+    if (token.size() < 2)
+        return out;
+    token = token.substr(1, token.size() - 2);
+    for (size_t i = 0; i < token.size(); ++i) {
+        const char c = token[i];
+        if (c != '\\' || i + 1 >= token.size()) {
+            out += c;
+            continue;
+        }
+        const char e = token[++i];
+        switch (e) {
+        case 'n': out += '\n'; break;
+        case 't': out += '\t'; break;
+        case 'r': out += '\r'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'u': {
+            auto hex = [&](size_t at, uint32_t& v) {
+                return at + 4 <= token.size()
+                    && std::from_chars(token.data() + at, token.data() + at + 4, v, 16).ptr == token.data() + at + 4;
+            };
+            uint32_t cp = 0;
+            if (!hex(i + 1, cp))
+                break;
+            i += 4;
+            uint32_t low = 0;
+            if (cp >= 0xD800 && cp < 0xDC00 && i + 2 < token.size() && token[i + 1] == '\\' && token[i + 2] == 'u'
+                && hex(i + 3, low)) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                i += 6;
+            }
+            if (cp < 0x80) {
+                out += static_cast<char>(cp);
+            } else if (cp < 0x800) {
+                out += static_cast<char>(0xC0 | (cp >> 6));
+                out += static_cast<char>(0x80 | (cp & 0x3F));
+            } else if (cp < 0x10000) {
+                out += static_cast<char>(0xE0 | (cp >> 12));
+                out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+                out += static_cast<char>(0x80 | (cp & 0x3F));
+            } else {
+                out += static_cast<char>(0xF0 | (cp >> 18));
+                out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+                out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+                out += static_cast<char>(0x80 | (cp & 0x3F));
+            }
+            break;
+        }
+        default: out += e; break;
+        }
+    }
+    return out;
 }
 
 size_t valueEnd(const char* data, size_t start, size_t size)

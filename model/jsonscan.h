@@ -4,6 +4,7 @@
 // The loader hands whole events to simdjson; this only has to respect strings and nesting.
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -22,6 +23,18 @@ size_t stringEnd(const char* data, size_t start, size_t size);
 // Index just past the JSON value starting at start (no leading whitespace), kIncomplete when the
 // buffer ends first, kMalformed when the bytes cannot start or close a value.
 size_t valueEnd(const char* data, size_t start, size_t size);
+
+// One member of a JSON object: its key as written (without quotes) and its value's raw token.
+struct Member {
+    std::string_view key;
+    std::string_view value;
+};
+// The members of the whole object `object` (from '{' to '}'), in order; false when it is not one.
+bool objectMembers(std::string_view object, std::vector<Member>& out);
+// The raw token of key's value among members, empty when absent.
+std::string_view memberValue(const std::vector<Member>& members, std::string_view key);
+// A JSON string token's text without quotes and escapes (\uXXXX as UTF-8).
+std::string unescaped(std::string_view token);
 
 } // namespace kscope::jsonscan
 

@@ -124,6 +124,7 @@ private slots:
     void counterTraceSplices();
     void counterTraceRefusesChangedFile();
     void counterTraceName();
+    void counterTraceOfTwoFilesClaimingOneRank();
     void cuptiCountersFlops();
     void cuptiCountersCountsDiffer();
     void loaderKeepsFileOrderOnlyForHta();
@@ -404,6 +405,30 @@ void TestLaunchCounters::counterTraceRefusesChangedFile()
     QVERIFY(!result.files[0].error.empty());
     QVERIFY(!std::filesystem::exists(dir / "out" / "rank0_with_counters.json"));
     QVERIFY(std::filesystem::is_empty(dir / "out"));  // no temporary file left behind
+}
+
+void TestLaunchCounters::counterTraceOfTwoFilesClaimingOneRank()
+{
+    // Two files claim rank 0: each copy gets its own file's counters, not both files'.
+    const auto dir = scratchDir("counters-two-files-one-rank");
+    writeFile(dir / "rank0.json", traceJson({launch("cudaLaunchKernel", 1000, 1, 1), kernel("k", 7, 1010, 5, 1)}));
+    writeFile(dir / "rerun-rank0.json",
+              traceJson({launch("cudaLaunchKernel", 1000, 1, 1), kernel("k", 7, 1010, 5, 1),
+                         launch("cudaLaunchKernel", 2000, 1, 2), kernel("k", 7, 2010, 5, 2),
+                         launch("cudaLaunchKernel", 3000, 1, 3), kernel("k", 7, 3010, 5, 3)}));
+    const auto run = loadRun(dir, LoadOptions{});
+    QCOMPARE(run->ranks.size(), size_t{2});
+    QCOMPARE(run->ranks[0].rank, run->ranks[1].rank);
+    const CounterTraces both = writeTracesWithCounters(*run, {.memoryBandwidth = false, .outputDir = dir / "out"});
+    QCOMPARE(both.files.size(), size_t{2});
+    for (size_t k = 0; k < 2; ++k) {
+        const auto alone = loadRun(run->ranks[k].file, LoadOptions{});
+        const CounterTraces one = writeTracesWithCounters(*alone, {.memoryBandwidth = false, .outputDir = dir / ("alone" + std::to_string(k))});
+        QVERIFY2(both.files[k].error.empty(), both.files[k].error.c_str());
+        QVERIFY(one.files[0].counterEvents > 0);
+        QCOMPARE(both.files[k].counterEvents, one.files[0].counterEvents);
+    }
+    QVERIFY(both.files[0].counterEvents != both.files[1].counterEvents);
 }
 
 void TestLaunchCounters::counterTraceName()
