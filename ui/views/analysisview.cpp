@@ -5,6 +5,7 @@
 #include "models/resulttableview.h"
 #include "plots/chartview.h"
 #include "plots/plotdata.h"
+#include "plots/plots.h"
 
 #include "analysis/resulttables.h"
 #include "analysis/steps.h"
@@ -234,6 +235,15 @@ void AnalysisView::markRanks(ChartView* chart) const
 {
     chart->setMarkedIds(rankChartIds(partialRanks()));
     chart->setHighlightedIds(rankChartIds(selection()->ranks()));
+}
+
+void AnalysisView::drawRankBars(ChartView* chart, BarChartData data, const ResultSet& results) const
+{
+    QStringList notes{data.footnote, failedRanksNote(), stragglersNote(results)};
+    notes.removeAll(QString());
+    data.footnote = notes.join(QStringLiteral(" · "));
+    drawBars(*chart, data);
+    markRanks(chart);
 }
 
 bool AnalysisView::htaCompat() const

@@ -13,6 +13,7 @@
 namespace kscope {
 
 class ChartView;
+struct BarChartData;
 class ResultTableView;
 
 // The results a view asked for, all of the session's current slice, read back by the requests
@@ -117,6 +118,9 @@ protected:
     QList<RankIndex> partialRanks() const;
     // A per-rank chart after drawing: partial ranks hatched, the selection highlighted.
     void markRanks(ChartView* chart) const;
+    // Draws per-rank bars with the footnote every per-rank chart carries (ranks read in part or
+    // not at all, HTA's potential stragglers), then marks the ranks.
+    void drawRankBars(ChartView* chart, BarChartData data, const ResultSet& results) const;
     // The mode of the slice requests are computed on (its run was loaded in it).
     bool htaCompat() const;
     // HTA's potential stragglers of the whole shown run, one result shared by every view that

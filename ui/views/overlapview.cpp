@@ -42,12 +42,7 @@ protected:
     void present(const ResultSet& results) override
     {
         m_result = results.share(overlapRequest());
-        BarChartData data = overlapBars(*m_result, rankNames(slice()));
-        QStringList notes{failedRanksNote(), stragglersNote(results)};
-        notes.removeAll(QString());
-        data.footnote = notes.join(QStringLiteral(" · "));
-        drawBars(*m_chart, data);
-        markRanks(m_chart);
+        drawRankBars(m_chart, overlapBars(*m_result, rankNames(slice())), results);
     }
 
     void highlightSelection() override { m_chart->setHighlightedIds(rankChartIds(selection()->ranks())); }

@@ -50,12 +50,7 @@ protected:
         const bool percent = boolOption(QStringLiteral("percent"), true);
         const QSignalBlocker blocker(m_percent);  // the option may have been set elsewhere
         m_percent->setChecked(percent);
-        BarChartData data = temporalBars(*m_result, rankNames(slice()), percent);
-        QStringList notes{failedRanksNote(), stragglersNote(results)};
-        notes.removeAll(QString());
-        data.footnote = notes.join(QStringLiteral(" · "));
-        drawBars(*m_chart, data);
-        markRanks(m_chart);
+        drawRankBars(m_chart, temporalBars(*m_result, rankNames(slice()), percent), results);
     }
 
     void highlightSelection() override { m_chart->setHighlightedIds(rankChartIds(selection()->ranks())); }
