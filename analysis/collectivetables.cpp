@@ -67,9 +67,9 @@ Table collectivesTable(const Run& run, const Collectives& result)
 {
     Table table;
     table.columns = {"process_group", "seq",          "match",         "collective",    "bytes",
-                     "ranks",         "missing_ranks", "first_rank",   "last_rank",     "skew (us)",
-                     "wait_total (us)", "transfer (us)", "algbw (GB/s)", "busbw (GB/s)", "above_link_bw",
-                     "step",          "start (us)",   "name"};
+                     "ranks",         "missing_ranks", "first_rank",   "last_rank",     micros("skew (us)"),
+                     micros("wait_total (us)"), micros("transfer (us)"), "algbw (GB/s)", "busbw (GB/s)", "above_link_bw",
+                     "step",          micros("start (us)"),   "name"};
     for (const CollectiveInstance& in : result.instances) {
         const CollectiveGroup& g = result.groups[in.group];
         table.addRow({textOrEmpty(run, g.name), in.seq, std::string(toString(in.rule)), in.name,
@@ -89,8 +89,8 @@ Table collectivesTable(const Run& run, const Collectives& result)
 Table collectiveArrivalsTable(const Run& run, const Collectives& result)
 {
     Table table;
-    table.columns = {"instance", "process_group", "seq", "collective", "rank", "step", "arrival (us)",
-                     "wait (us)", "lateness (us)", "last", "kernels"};
+    table.columns = {"instance", "process_group", "seq", "collective", "rank", "step", micros("arrival (us)"),
+                     micros("wait (us)"), micros("lateness (us)"), "last", "kernels"};
     for (size_t i = 0; i < result.instances.size(); ++i) {
         const CollectiveInstance& in = result.instances[i];
         const CollectiveGroup& g = result.groups[in.group];
@@ -110,8 +110,8 @@ Table collectiveRanksTable(const Collectives& result, bool perStep)
     if (perStep)
         table.columns.push_back("step");
     table.columns.insert(table.columns.end(),
-                         {"instances", "comm (us)", "wait (us)", "transfer (us)", "wait_pctg", "last_count",
-                          "mean_lateness (us)", "delay_caused (us)", "straggler", "hta_straggler"});
+                         {"instances", micros("comm (us)"), micros("wait (us)"), micros("transfer (us)"), percent("wait_pctg"), "last_count",
+                          micros("mean_lateness (us)"), micros("delay_caused (us)"), "straggler", "hta_straggler"});
     const CollectiveStraggler& st = result.straggler;
     for (const CollectiveRankStats& s : perStep ? result.perRankStep : result.perRank) {
         std::vector<Cell> row{int64_t{s.rank}};
@@ -131,8 +131,8 @@ Table collectiveSummaryTable(const Run& run, const Collectives& result)
 {
     Table table;
     table.columns = {"collective",         "size_bucket",        "bucket_low_bytes",  "count",
-                     "transfer_median (us)", "transfer_p95 (us)", "busbw_median (GB/s)", "busbw_p95 (GB/s)",
-                     "skew_median (us)",   "skew_p95 (us)"};
+                     micros("transfer_median (us)"), micros("transfer_p95 (us)"), "busbw_median (GB/s)", "busbw_p95 (GB/s)",
+                     micros("skew_median (us)"),   micros("skew_p95 (us)")};
     for (const CollectiveSummaryRow& r : collectiveSummary(run, result))
         table.addRow({r.name, bucketLabel(r.bucketLowBytes), r.bucketLowBytes >= 0 ? Cell{r.bucketLowBytes} : Cell{},
                       r.count, microsCell(r.transferMedianNs), microsCell(r.transferP95Ns),

@@ -236,7 +236,7 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
 Table crossRankPathTable(const Run& run, const CrossRankPath& result)
 {
     Table table;
-    table.columns = {"rank", "start (us)", "duration (us)", "type", "name", "bound_by", "event"};
+    table.columns = {"rank", micros("start (us)"), micros("duration (us)"), "type", "name", "bound_by", "event"};
     for (const CrossRankSegment& s : result.segments) {
         const RankTrace* rank = run.has(s.rankIndex) ? &run.at(s.rankIndex) : nullptr;
         const bool has = rank && s.event >= 0 && static_cast<size_t>(s.event) < rank->events.size();
@@ -266,7 +266,7 @@ Table crossRankPathTable(const Run& run, const CrossRankPath& result)
 Table crossRankSharesTable(const CrossRankPath& result)
 {
     Table table;
-    table.columns = {"rank", "duration (us)", "percent", "collectives_last"};
+    table.columns = {"rank", micros("duration (us)"), "percent", "collectives_last"};
     for (const CrossRankShare& s : result.shares)
     {
         std::vector<Cell> row;

@@ -31,9 +31,9 @@ Table criticalPathSummaryTable(const CriticalPath& result)
 {
     const bool hta = result.options.htaCompat;
     Table table;
-    table.columns = {"bound_by", "duration"};
+    table.columns = {"bound_by", percent("duration")};  // HTA's summary(): the share of the path, named so
     if (!hta)
-        table.columns = {"bound_by", "duration (us)", "percent"};
+        table.columns = {"bound_by", micros("duration (us)"), percent("percent")};
     for (const CpSummaryRow& r : result.summary) {
         if (hta)
             table.addRow({std::string(toString(r.bound)), r.percent});
@@ -50,7 +50,7 @@ Table criticalPathSummaryTable(const CriticalPath& result)
 Table criticalPathBreakdownTable(const Run& run, const CriticalPath& result)
 {
     Table table;
-    table.columns = {"event_idx", "duration", "type", "s_name", "cat", "pid", "tid", "stream", "index", "bound_by", "event"};
+    table.columns = {"event_idx", micros("duration"), "type", "s_name", "cat", "pid", "tid", "stream", "index", "bound_by", "event"};
     const RankTrace* rank = run.has(result.rankIndex) ? &run.at(result.rankIndex) : nullptr;
     for (const CpSegment& s : result.segments) {
         std::vector<Cell> row;

@@ -134,6 +134,14 @@ std::optional<Field> field(const std::optional<Row>& row, Field Row::*member)
     return (*row).*member;
 }
 
+// A quantity's control, test and diff columns, with its unit.
+void addTripleColumns(Table& table, const std::string& controlLabel, const std::string& testLabel, const TableColumn& q)
+{
+    table.columns.push_back({controlLabel + "_" + q.name, q.unit});
+    table.columns.push_back({testLabel + "_" + q.name, q.unit});
+    table.columns.push_back({"diff_" + q.name, q.unit});
+}
+
 } // namespace
 
 Table compareTracesTable(const TraceComparison& result, const std::string& controlLabel, const std::string& testLabel)
@@ -143,11 +151,11 @@ Table compareTracesTable(const TraceComparison& result, const std::string& contr
     const std::string us = result.htaCompat ? "" : " (us)";  // HTA's names carry no unit
     table.columns = {result.shortNames ? "short_name" : "name",
                      controlLabel + "_counts",
-                     controlLabel + "_total_duration" + us,
+                     micros(controlLabel + "_total_duration" + us),
                      test + "_counts",
-                     test + "_total_duration" + us,
+                     micros(test + "_total_duration" + us),
                      "diff_counts",
-                     "diff_duration" + us,
+                     micros("diff_duration" + us),
                      "counts_change_categories"};
     for (const OpDiffRow& row : result.rows) {
         if (!result.averaged()) {
@@ -196,13 +204,10 @@ Table diffTemporalTable(const DiffSummary& summary, const std::string& controlLa
     Table table;
     const std::string test = distinctTestLabel(controlLabel, testLabel, table);
     table.columns = {"rank", "test_rank"};
-    const char* const quantities[] = {"idle_time(us)", "compute_time(us)", "non_compute_time(us)", "kernel_time(us)",
-                                      "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
-    for (const char* q : quantities) {
-        table.columns.push_back(controlLabel + "_" + q);
-        table.columns.push_back(test + "_" + q);
-        table.columns.push_back(std::string("diff_") + q);
-    }
+    for (const TableColumn& q : {micros("idle_time(us)"), micros("compute_time(us)"), micros("non_compute_time(us)"),
+                                 micros("kernel_time(us)"), percent("idle_time_pctg"), percent("compute_time_pctg"),
+                                 percent("non_compute_time_pctg")})
+        addTripleColumns(table, controlLabel, test, q);
     auto us = [](int64_t ns) { return microsOfNs(ns); };
     for (const RankDiff& r : summary.ranks) {
         std::vector<Cell> row = {int64_t{r.controlRank}, int64_t{r.testRank}};
@@ -227,11 +232,8 @@ Table diffOverlapTable(const DiffSummary& summary, const std::string& controlLab
     Table table;
     const std::string test = distinctTestLabel(controlLabel, testLabel, table);
     table.columns = {"rank", "test_rank"};
-    for (const char* q : {"comm_time(us)", "comp_comm_overlap_pctg"}) {
-        table.columns.push_back(controlLabel + "_" + q);
-        table.columns.push_back(test + "_" + q);
-        table.columns.push_back(std::string("diff_") + q);
-    }
+    for (const TableColumn& q : {micros("comm_time(us)"), percent("comp_comm_overlap_pctg")})
+        addTripleColumns(table, controlLabel, test, q);
     for (const RankDiff& r : summary.ranks) {
         std::vector<Cell> row = {int64_t{r.controlRank}, int64_t{r.testRank}};
         addTriple(row, field(r.controlOverlap, &OverlapRow::communicationNs),
@@ -249,12 +251,9 @@ Table diffKernelsTable(const DiffSummary& summary, const std::string& controlLab
     Table table;
     const std::string test = distinctTestLabel(controlLabel, testLabel, table);
     table.columns = {"rank", "test_rank", "name", "change"};
-    for (const char* q : {"count", "total_time(us)", "mean_time(us)"}) {
-        table.columns.push_back(controlLabel + "_" + q);
-        table.columns.push_back(test + "_" + q);
-        table.columns.push_back(std::string("diff_") + q);
-    }
-    table.columns.push_back("diff_total_time_pctg");
+    for (const TableColumn& q : {TableColumn("count"), micros("total_time(us)"), micros("mean_time(us)")})
+        addTripleColumns(table, controlLabel, test, q);
+    table.columns.push_back(percent("diff_total_time_pctg"));
     for (const RankDiff& r : summary.ranks) {
         for (const KernelChange& k : r.kernels) {
             const char* change = k.controlCount == 0 ? "added"

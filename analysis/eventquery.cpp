@@ -97,10 +97,10 @@ std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, cons
     return rows;
 }
 
-const std::vector<std::string>& eventColumns()
+const std::vector<TableColumn>& eventColumns()
 {
-    static const std::vector<std::string> columns = {
-        "rank", "row", "kind", "cat", "name", "pid", "tid", "stream", "ts (us)", "dur (us)", "correlation",
+    static const std::vector<TableColumn> columns = {
+        "rank", "row", "kind", "cat", "name", "pid", "tid", "stream", micros("ts (us)"), micros("dur (us)"), "correlation",
         "external_id", "step", "link_row", "parent_row", "depth", "bytes", "input_dims", "total_allocated",
         "total_reserved", "device"};
     return columns;

@@ -55,7 +55,7 @@ std::vector<EventIndex> selectEvents(const Run& run, const RankTrace& rank, cons
 
 // The columns `events` writes in the default mode, and one row's cells, for a GUI model that
 // shows selectEvents() rows lazily (ts and dur in us, ts since the run's first event).
-const std::vector<std::string>& eventColumns();
+const std::vector<TableColumn>& eventColumns();
 std::vector<Cell> eventCells(const Run& run, const RankTrace& rank, EventIndex row);
 
 // HTA's row index of a row (its position in traceEvents) in a run loaded in HTA's mode; else

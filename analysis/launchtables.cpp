@@ -78,7 +78,7 @@ Table launchStatsTable(const Run& run, const LaunchStats& result)
 Table launchHistogramTable(const LaunchStats& result)
 {
     Table table;
-    table.columns = {"rank", "view", "value", "bin_start (us)", "bin_end (us)", "count"};
+    table.columns = {"rank", "view", "value", micros("bin_start (us)"), micros("bin_end (us)"), "count"};
     for (const RankLaunchStats& r : result.ranks) {
         const std::pair<const char*, const LaunchHistogram*> views[] = {
             {"short_kernels", &r.shortKernels},
@@ -101,8 +101,8 @@ Table launchHistogramTable(const LaunchStats& result)
 Table launchOutliersTable(const Run& run, const LaunchStats& result)
 {
     Table table;
-    table.columns = {"rank",       "outlier", "correlation", "cpu_duration (us)", "gpu_duration (us)",
-                     "launch_delay (us)", "launch_api", "stream",      "name"};
+    table.columns = {"rank",       "outlier", "correlation", micros("cpu_duration (us)"), micros("gpu_duration (us)"),
+                     micros("launch_delay (us)"), "launch_api", "stream",      "name"};
     for (const RankLaunchStats& r : result.ranks) {
         const std::pair<const char*, const std::vector<uint32_t>*> kinds[] = {
             {"runtime", &r.runtimeOutlierRows},
@@ -122,8 +122,8 @@ Table launchOutliersTable(const Run& run, const LaunchStats& result)
 Table launchApisTable(const Run& run, const LaunchStats& result)
 {
     Table table;
-    table.columns = {"rank", "launch_api", "counted_by_hta", "calls", "gpu_ops", "mean_cpu_duration (us)",
-                     "mean_launch_delay (us)"};
+    table.columns = {"rank", "launch_api", "counted_by_hta", "calls", "gpu_ops", micros("mean_cpu_duration (us)"),
+                     micros("mean_launch_delay (us)")};
     for (const RankLaunchStats& r : result.ranks)
         for (const LaunchApiCount& api : r.apis) {
             if (!api.name) {
@@ -196,8 +196,8 @@ Table memoryBwSummaryTable(const MemoryBandwidth& result)
     table.columns = {"rank", "name", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
     if (!hta) {  // HTA's names carry no unit; ours say GB/s
         for (size_t c = 3; c < table.columns.size(); ++c)
-            table.columns[c] += " (GB/s)";
-        table.columns.insert(table.columns.end(), {"time_weighted_mean (GB/s)", "busy_time (us)"});
+            table.columns[c].name += " (GB/s)";
+        table.columns.insert(table.columns.end(), {"time_weighted_mean (GB/s)", micros("busy_time (us)")});
     }
     for (const MemoryBwStats& s : result.stats) {
         std::vector<Cell> row = {int64_t{s.rank}, s.kind};

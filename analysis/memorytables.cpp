@@ -34,7 +34,7 @@ Table memorySummaryTable(const Run& run, const MemoryTimeline& result)
 {
     Table table;
     table.columns = {"rank", "device", "events", "allocations", "frees", "bytes_allocated", "bytes_freed",
-                     "peak_allocated", "peak_ts (us)", "peak_reserved", "first_allocated", "last_allocated",
+                     "peak_allocated", micros("peak_ts (us)"), "peak_reserved", "first_allocated", "last_allocated",
                      "not_freed", "not_freed_bytes", "freed_from_before"};
     for (const MemoryDevice& d : result.devices)
         table.addRow({int64_t(d.device.rank), toString(d.device), d.events, d.allocations, d.frees, d.bytesAllocated,
@@ -46,7 +46,7 @@ Table memorySummaryTable(const Run& run, const MemoryTimeline& result)
 Table memorySeriesTable(const Run& run, const MemoryTimeline& result)
 {
     Table table;
-    table.columns = {"rank", "device", "ts (us)", "allocated", "reserved", "op"};
+    table.columns = {"rank", "device", micros("ts (us)"), "allocated", "reserved", "op"};
     for (const MemoryDevice& d : result.devices) {
         const std::string device = toString(d.device);
         for (const MemoryPoint& p : d.series)
@@ -82,7 +82,7 @@ Table memoryOpsTable(const Run& run, const MemoryTimeline& result)
 Table memoryUnfreedTable(const Run& run, const MemoryTimeline& result)
 {
     Table table;
-    table.columns = {"rank", "device", "ts (us)", "addr", "bytes", "op"};
+    table.columns = {"rank", "device", micros("ts (us)"), "addr", "bytes", "op"};
     for (const MemoryAllocation& a : result.unfreed)
         table.addRow({int64_t(a.device.rank), toString(a.device), since(run, a.tsNs), a.addr, a.bytes, opName(run, a.op)});
     return withNotes(std::move(table), result);

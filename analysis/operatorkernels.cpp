@@ -71,7 +71,7 @@ OperatorKernels operatorKernels(const Run& run, const OperatorKernelsOptions& op
 Table operatorKernelsTable(const Run& run, const OperatorKernels& result)
 {
     Table table;
-    table.columns = {"rank", "operator", "name", "kind", "tensor_cores", "count", "total (us)", "min (us)", "max (us)"};
+    table.columns = {"rank", "operator", "name", "kind", "tensor_cores", "count", micros("total (us)"), micros("min (us)"), micros("max (us)")};
     const std::string op(run.str(result.op));
     for (const OperatorKernelRow& r : result.rows) {
         const char* kind = r.kind == EventKind::Memcpy ? "memcpy" : r.kind == EventKind::Memset ? "memset" : "kernel";

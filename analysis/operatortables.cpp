@@ -79,8 +79,8 @@ Table operatorsTable(const Run& run, const Operators& result)
 Table tensorCoreShareTable(const Operators& result)
 {
     Table table;
-    table.columns = {"rank", "kernels", "kernel_time (us)", "tensor_core_kernels", "tensor_core_time (us)",
-                     "tensor_core_pctg", "outside_ops_gpu_time (us)"};
+    table.columns = {"rank", "kernels", micros("kernel_time (us)"), "tensor_core_kernels", micros("tensor_core_time (us)"),
+                     percent("tensor_core_pctg"), micros("outside_ops_gpu_time (us)")};
     for (const TensorCoreShare& s : result.tensorCores)
         table.addRow({int64_t(s.rank), s.kernels, microsCell(s.kernelNs), s.tensorCoreKernels,
                       microsCell(s.tensorCoreNs), pctg(s.tensorCoreNs, s.kernelNs), microsCell(s.outsideOpsNs)});
@@ -90,7 +90,7 @@ Table tensorCoreShareTable(const Operators& result)
 Table kernelTensorCoresTable(const Run& run, const std::vector<KernelTensorCoreRow>& rows)
 {
     Table table;
-    table.columns = {"rank", "name", "tensor_cores", "count", "total (us)"};
+    table.columns = {"rank", "name", "tensor_cores", "count", micros("total (us)")};
     for (const KernelTensorCoreRow& r : rows)
         table.addRow({int64_t(r.rank), std::string(run.str(r.name)), int64_t(r.tensorCores ? 1 : 0), r.count,
                       microsCell(r.totalNs)});
@@ -100,7 +100,7 @@ Table kernelTensorCoresTable(const Run& run, const std::vector<KernelTensorCoreR
 Table opsSummaryTable(const Run& run, const OpsSummary& result)
 {
     Table table;
-    table.columns = {"cat", "name", "short_name", "counts", "total_duration", "cat_id", "name_id"};
+    table.columns = {"cat", "name", "short_name", "counts", micros("total_duration"), "cat_id", "name_id"};
     for (const OpsSummaryRow& r : result.rows) {
         const std::string_view name = run.str(r.name);
         table.addRow({std::string(run.str(r.category)), std::string(name), shortenKernelName(name), r.count,

@@ -41,7 +41,7 @@ Table patternsTable(const Run& run, const KernelPatterns& result)
 {
     Table table;
     // HTA's frame (one rank per call) has no rank column.
-    table.columns = {"pattern", "count", "GPU kernel duration (us)", "CPU op duration (us)"};
+    table.columns = {"pattern", "count", micros("GPU kernel duration (us)"), micros("CPU op duration (us)")};
     if (!result.htaCompat)
         table.columns.insert(table.columns.begin(), "rank");
     std::map<int, size_t> hidden;
@@ -78,7 +78,7 @@ Table annotationsTable(const Run& run, const AnnotationBreakdown& result)
 {
     const bool hta = result.htaCompat;
     Table table;
-    table.columns = {"name", "sum (us)", "max (us)", "min (us)", hta ? "stddev" : "stddev (us)", "mean (us)", "rank"};
+    table.columns = {"name", micros("sum (us)"), micros("max (us)"), micros("min (us)"), usColumn(hta, "stddev"), micros("mean (us)"), "rank"};
     if (!hta)
         table.columns.push_back("count");
     for (const AnnotationRow& r : result.rows) {
@@ -128,7 +128,7 @@ Table stepListTable(const ProfilerSteps& result)
 Table stepSpansTable(const Run& run, const ProfilerSteps& result)
 {
     Table table;
-    table.columns = {"rank", "step", "cpu_start (us)", "cpu_duration (us)", "gpu_start (us)", "gpu_duration (us)",
+    table.columns = {"rank", "step", micros("cpu_start (us)"), micros("cpu_duration (us)"), micros("gpu_start (us)"), micros("gpu_duration (us)"),
                      "gpu_events"};
     for (const StepSpan& s : result.spans)
         table.addRow({rankCell(s.rank), Cell{int64_t{s.step}}, sinceStart(run, s.cpuStartNs), microsCell(s.cpuNs()),
@@ -140,7 +140,7 @@ Table stepSpansTable(const Run& run, const ProfilerSteps& result)
 Table stragglersTable(const Run& run, const Stragglers& result)
 {
     Table table;
-    table.columns = {"rank",     "step", "kernel", "stream", "start (us)", "duration (us)", "normalized_start_time",
+    table.columns = {"rank",     "step", "kernel", "stream", micros("start (us)"), micros("duration (us)"), "normalized_start_time",
                      "normalized_duration", "flagged", "straggler"};
     std::map<int, bool> straggler;
     for (const StragglerRank& r : result.perRank)

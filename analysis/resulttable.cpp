@@ -13,6 +13,11 @@
 
 namespace kscope {
 
+std::ostream& operator<<(std::ostream& out, const TableColumn& column)
+{
+    return out << column.name;
+}
+
 std::string formatCell(const Cell& cell)
 {
     if (std::holds_alternative<int64_t>(cell))
@@ -315,7 +320,7 @@ std::vector<std::string> writeAligned(const Table& table, std::ostream& out, con
         }
         out << row << '\n';
     };
-    line(table.columns);
+    line(std::vector<std::string>(table.columns.begin(), table.columns.end()));
     for (const auto& cells : text)
         line(cells);
     return dropped;

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -11,14 +12,36 @@ namespace kscope {
 // A cell: empty (printed as nothing / null), integer, floating point or text.
 using Cell = std::variant<std::monostate, int64_t, double, std::string>;
 
+// What a column's numbers measure, declared by the table that has it (never read off its name):
+// the GUI formats and labels by it, in HTA's mode too, where HTA's names carry no unit.
+enum class Unit : uint8_t {
+    None,      // text, counts, ids
+    Micros,    // microseconds
+    Percent,   // 0..100
+    Fraction,  // 0..1
+};
+
+// A column: its name as the CLI, CSV and JSON write it, and its unit. Reads as its name.
+struct TableColumn {
+    std::string name;
+    Unit unit = Unit::None;
+
+    TableColumn(std::string columnName, Unit columnUnit = Unit::None) : name(std::move(columnName)), unit(columnUnit) {}
+    TableColumn(const char* columnName, Unit columnUnit = Unit::None) : name(columnName), unit(columnUnit) {}
+    operator const std::string&() const { return name; }
+    bool operator==(std::string_view other) const { return name == other; }
+};
+std::ostream& operator<<(std::ostream& out, const TableColumn& column);
+
 // An analysis result as a table: what the CLI prints and the GUI's "Export as CSV" writes, with
 // HTA's column names where HTA has the analysis.
 struct Table {
-    std::vector<std::string> columns;
+    std::vector<TableColumn> columns;
     std::vector<std::vector<Cell>> rows;
     std::vector<std::string> notes;  // printed to stderr in table/csv mode, "notes" in JSON
 
     void addRow(std::vector<Cell> row) { rows.push_back(std::move(row)); }
+    std::vector<std::string> columnNames() const { return {columns.begin(), columns.end()}; }
 };
 
 // CSV and JSON keep full precision (the shortest text that round-trips) and full names.
@@ -50,11 +73,15 @@ Table withNotes(Table table, const Result& result)
     return table;
 }
 
-// A column's name with its unit in the default mode, HTA's unit-free name in its mode.
-inline std::string usColumn(bool htaCompat, const std::string& name)
+// A column of microseconds: its name with the unit in the default mode, HTA's name in its mode.
+inline TableColumn usColumn(bool htaCompat, const std::string& name)
 {
-    return htaCompat ? name : name + " (us)";
+    return {htaCompat ? name : name + " (us)", Unit::Micros};
 }
+// A column named by the table, of microseconds ("sum (us)", or HTA's "dur").
+inline TableColumn micros(std::string name) { return {std::move(name), Unit::Micros}; }
+inline TableColumn percent(std::string name) { return {std::move(name), Unit::Percent}; }
+inline TableColumn fraction(std::string name) { return {std::move(name), Unit::Fraction}; }
 
 // Returns the columns left out to fit the width.
 std::vector<std::string> writeAligned(const Table& table, std::ostream& out, const AlignedOptions& options = {});

@@ -25,8 +25,8 @@ namespace {
 Table temporalTable(const TemporalBreakdown& result)
 {
     Table table;
-    table.columns = {"rank",           "idle_time(us)",  "compute_time(us)",  "non_compute_time(us)",
-                     "kernel_time(us)", "idle_time_pctg", "compute_time_pctg", "non_compute_time_pctg"};
+    table.columns = {"rank",           micros("idle_time(us)"),  micros("compute_time(us)"),  micros("non_compute_time(us)"),
+                     micros("kernel_time(us)"), percent("idle_time_pctg"), percent("compute_time_pctg"), percent("non_compute_time_pctg")};
     for (const TemporalBreakdownRow& row : result.rows)
         table.addRow({int64_t{row.rank}, microsCell(row.idleNs), microsCell(row.computeNs),
                       microsCell(row.nonComputeNs), microsCell(row.spanNs), numberCell(row.idlePctg),
@@ -37,7 +37,7 @@ Table temporalTable(const TemporalBreakdown& result)
 Table kernelTypesTable(const KernelBreakdown& result)
 {
     Table table;
-    table.columns = {"kernel_type", result.htaCompat ? "sum" : "sum (us)", "percentage"};
+    table.columns = {"kernel_type", usColumn(result.htaCompat, "sum"), percent("percentage")};
     for (const KernelTypeShare& share : result.types)
         table.addRow({share.kernelType, microsCell(share.sumNs), numberCell(share.percentage)});
     return withNotes(std::move(table), result);
@@ -46,8 +46,8 @@ Table kernelTypesTable(const KernelBreakdown& result)
 Table kernelsTable(const Run& run, const KernelBreakdown& result)
 {
     Table table;
-    table.columns = {"name",      "sum (us)",    "max (us)", "min (us)", result.htaCompat ? "stddev" : "stddev (us)",
-                     "mean (us)", "kernel_type", "rank"};
+    table.columns = {"name",      micros("sum (us)"),    micros("max (us)"), micros("min (us)"), usColumn(result.htaCompat, "stddev"),
+                     micros("mean (us)"), "kernel_type", "rank"};
     // HTA orders by type and full name; the default mode by type and the short name the table
     // and the GUI show, so rows read in the order of their names.
     std::vector<size_t> order(result.kernels.size());
@@ -76,9 +76,9 @@ Table kernelsTable(const Run& run, const KernelBreakdown& result)
 Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
 {
     Table table;
-    table.columns = {"name",         "kernel_type", "rank",      "count",         "sum (us)",     "min (us)",
-                     "q1 (us)",      "median (us)", "q3 (us)",   "max (us)",      "mean (us)",    "stddev (us)",
-                     "whisker_low (us)", "whisker_high (us)", "outlier_count", "outliers (us)", "spread"};
+    table.columns = {"name",         "kernel_type", "rank",      "count",         micros("sum (us)"),     micros("min (us)"),
+                     micros("q1 (us)"),      micros("median (us)"), micros("q3 (us)"),   micros("max (us)"),      micros("mean (us)"),    micros("stddev (us)"),
+                     micros("whisker_low (us)"), micros("whisker_high (us)"), "outlier_count", micros("outliers (us)"), "spread"};
     for (const KernelDistribution& kernel : result.kernels) {
         for (const KernelRankDistribution& d : kernel.ranks) {
             std::string outliers;
@@ -97,8 +97,8 @@ Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
 Table idleTable(const IdleTime& result)
 {
     Table table;
-    table.columns = {"rank", "stream", "idle_category", result.htaCompat ? "idle_time" : "idle_time(us)",
-                     "idle_time_ratio"};
+    table.columns = {"rank", "stream", "idle_category", result.htaCompat ? "idle_time" : micros("idle_time(us)"),
+                     fraction("idle_time_ratio")};
     for (const IdleTimeRow& row : result.rows)
         table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
                       microsCell(row.idleNs), numberCell(row.ratio)});
@@ -108,7 +108,7 @@ Table idleTable(const IdleTime& result)
 Table idleHistogramTable(const IdleHistogram& result)
 {
     Table table;
-    table.columns = {"rank", "idle_category", "bin_start (us)", "bin_end (us)", "count"};
+    table.columns = {"rank", "idle_category", micros("bin_start (us)"), micros("bin_end (us)"), "count"};
     if (result.error.empty())
         for (int c = 0; c < kIdleCategoryCount; ++c)
             for (size_t b = 0; b < result.counts[c].size(); ++b)
@@ -120,7 +120,7 @@ Table idleHistogramTable(const IdleHistogram& result)
 Table overlapTable(const Overlap& result)
 {
     Table table;
-    table.columns = {"rank", "comp_comm_overlap_pctg"};
+    table.columns = {"rank", percent("comp_comm_overlap_pctg")};
     for (const OverlapRow& row : result.rows)
         table.addRow({int64_t{row.rank}, numberCell(row.overlapPctg)});
     return withNotes(std::move(table), result);
@@ -146,10 +146,11 @@ Table idleStatsTable(const IdleTime& result)
 {
     Table table;
     if (result.htaCompat)
-        table.columns = {"rank", "stream", "idle_category", "count", "mean", "std", "min", "25%", "50%", "75%", "max"};
+        table.columns = {"rank", "stream", "idle_category", "count", micros("mean"), micros("std"), micros("min"),
+                         micros("25%"), micros("50%"), micros("75%"), micros("max")};
     else
-        table.columns = {"rank",     "stream",   "idle_category", "count",    "mean (us)", "std (us)",
-                         "min (us)", "25% (us)", "50% (us)",      "75% (us)", "max (us)"};
+        table.columns = {"rank",     "stream",   "idle_category", "count",    micros("mean (us)"), micros("std (us)"),
+                         micros("min (us)"), micros("25% (us)"), micros("50% (us)"),      micros("75% (us)"), micros("max (us)")};
     for (const IdleIntervalStats& s : result.stats)
         table.addRow({int64_t{s.rank}, int64_t{s.stream}, std::string(toString(s.category)), s.count,
                       numberCell(s.meanUs), numberCell(s.stdUs), numberCell(s.minUs), numberCell(s.p25Us),

@@ -439,7 +439,7 @@ void TestCriticalPath::defaultModeKeepsNanoseconds()
     QVERIFY2(exact.success, exact.error.c_str());
     QCOMPARE(exact.lengthNs, int64_t{100500 + 50125});
     const Table summary = criticalPathSummaryTable(exact);
-    QCOMPARE(summary.columns, (std::vector<std::string>{"bound_by", "duration (us)", "percent"}));
+    QCOMPARE(summary.columnNames(), (std::vector<std::string>{"bound_by", "duration (us)", "percent"}));
     // HTA rounds each event to whole microseconds first (start up, end down).
     const auto hta = loadHta(dir);
     CriticalPathOptions o;

@@ -246,7 +246,7 @@ private slots:
         Table table = temporalTable(temporalBreakdown(*run, {}));
         QCOMPARE(withLoadOutcome(table, *run).columns.back(), std::string("partial"));  // default mode: always
         run->htaCompat = true;
-        QCOMPARE(withLoadOutcome(table, *run).columns, table.columns);  // HTA's columns exactly
+        QCOMPARE(withLoadOutcome(table, *run).columnNames(), table.columnNames());  // HTA's columns exactly
         run->errors.push_back({"rank1.json.gz", 1, 1234, LoadErrorKind::Truncated, "file ends inside \"traceEvents\"", true, true});
         run->errors.push_back({"rank5.json", -1, 0, LoadErrorKind::NotJson, "expected '{'", false, false});
         const Table marked = withLoadOutcome(table, *run);

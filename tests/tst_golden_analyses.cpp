@@ -87,7 +87,7 @@ std::string compareTables(const GoldenCsv& golden, const OurTable& ours)
 OurTable valuesOf(const Table& table, std::set<std::string> exactColumns)
 {
     OurTable ours;
-    ours.columns = table.columns;
+    ours.columns = table.columnNames();
     ours.exactColumns = std::move(exactColumns);
     for (const std::vector<Cell>& row : table.rows) {
         std::vector<Value> values;

@@ -96,7 +96,7 @@ double cellNumber(const Cell& cell, bool& ok)
 // exactly when HTA's value is an integer (counts, µs sums) and to 1e-6 relative otherwise.
 std::string compareFrames(const GoldenCsv& golden, const Table& ours)
 {
-    if (golden.header != ours.columns) {
+    if (golden.header != ours.columnNames()) {
         std::string h;
         for (const std::string& c : ours.columns)
             h += c + "|";

@@ -166,7 +166,7 @@ void TestGoldenPatterns::golden()
             return;
         }
         // HTA's frame exactly: its columns after the index, no rank column ([trust] 10).
-        QCOMPARE(table.columns, std::vector<std::string>(golden.header.begin() + 1, golden.header.end()));
+        QCOMPARE(table.columnNames(), std::vector<std::string>(golden.header.begin() + 1, golden.header.end()));
         const std::string difference = compareWithGolden(golden, golden.rows, table, table.rows,
                                                          {{"pattern", "pattern"},
                                                           {"count", "count", true},

@@ -188,7 +188,7 @@ void TestLaunchCounters::launchStatsHtaMode()
     QCOMPARE(r.launches[0].correlation, int64_t{2});
     QCOMPARE(r.launches[1].correlation, int64_t{5});
     const Table table = launchStatsTable(*run, stats);
-    QCOMPARE(table.columns, (std::vector<std::string>{"rank", "correlation", "cpu_duration", "gpu_duration",
+    QCOMPARE(table.columnNames(), (std::vector<std::string>{"rank", "correlation", "cpu_duration", "gpu_duration",
                                                       "launch_delay"}));
 }
 

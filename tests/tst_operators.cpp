@@ -278,7 +278,7 @@ private slots:
         const OpsSummary summary = opsSummary(*run);
         QVERIFY2(summary.error.empty(), summary.error.c_str());
         const Table table = opsSummaryTable(*run, summary);
-        QCOMPARE(table.columns, (std::vector<std::string>{"cat", "name", "short_name", "counts", "total_duration", "cat_id", "name_id"}));
+        QCOMPARE(table.columnNames(), (std::vector<std::string>{"cat", "name", "short_name", "counts", "total_duration", "cat_id", "name_id"}));
 
         using Key = std::pair<std::string, std::string>;
         std::map<Key, std::tuple<std::string, int64_t, double>> expected;

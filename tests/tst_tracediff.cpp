@@ -459,7 +459,7 @@ void TestTraceDiff::tables()
     const auto run = b.build();
     const TraceComparison c = compareTraces(*run, *run, {});
     const Table table = compareTracesTable(c, "Run", "Run");
-    QCOMPARE(table.columns, (std::vector<std::string>{"name", "Run_counts", "Run_total_duration (us)", "Run_control_test_counts",
+    QCOMPARE(table.columnNames(), (std::vector<std::string>{"name", "Run_counts", "Run_total_duration (us)", "Run_control_test_counts",
                                                       "Run_control_test_total_duration (us)", "diff_counts",
                                                       "diff_duration (us)", "counts_change_categories"}));
     QVERIFY(hasNote(table.notes, "Run_control_test"));

@@ -64,9 +64,9 @@ public:
         m_sink.write(m_out);
         m_out.clear();
     }
-    void header(const std::vector<std::string>& columns)
+    void header(const std::vector<TableColumn>& columns)
     {
-        m_columns = columns;
+        m_columns.assign(columns.begin(), columns.end());
         if (m_json) {
             m_out += "[";
             return;
@@ -261,7 +261,7 @@ std::string pythonList(std::string_view json)
     return out;
 }
 
-const std::vector<std::string> kHtaColumns = {
+const std::vector<TableColumn> kHtaColumns = {
     "rank", "index", "s_name", "s_cat", "pid", "tid", "ts", "dur", "end", "stream", "correlation",
     "index_correlation", "iteration", "bytes", "memory_bw_gbps", "wait_on_stream",
     "wait_on_cuda_event_record_corr_id", "input_dims", "input_type", "external_id", "python_id",

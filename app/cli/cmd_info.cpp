@@ -48,7 +48,7 @@ Table infoTable(const Run& run)
     const std::vector<ImportIssueRow> issues = importIssueRows(run);
     Table table;
     table.columns = {"rank", "file", "events", "gpu_kernels", "memcpy", "memset", "cpu_ops", "runtime_calls",
-                     "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", "start (us)", "span (us)",
+                     "streams", "device_name", "device_type", "first_ts_ns", "last_ts_ns", micros("start (us)"), micros("span (us)"),
                      "steps", "import_issues"};
     auto count = [](uint64_t n) { return Cell{static_cast<int64_t>(n)}; };
     for (const RankSummary& r : summary.perRank) {

@@ -10,6 +10,7 @@
 #include "testsupport.h"
 #endif
 
+#include "common/format.h"
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
@@ -24,7 +25,7 @@ class TestUiModels : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase();
-    void columnsReadFromTheirNames();
+    void columnsReadByTheirDeclaredUnits();
     void kernelTableSearchAndRankFilter();
     void exportsWhatIsShown();
     void collidingShortNamesAreToldApart();
@@ -41,7 +42,7 @@ void TestUiModels::initTestCase()
     QCOMPARE(m_run->ranks.size(), size_t(8));
 }
 
-void TestUiModels::columnsReadFromTheirNames()
+void TestUiModels::columnsReadByTheirDeclaredUnits()
 {
     ResultTableModel model;
     QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
@@ -58,6 +59,23 @@ void TestUiModels::columnsReadFromTheirNames()
     QVERIFY(model.index(0, idle).data(Qt::ToolTipRole).toString().endsWith(QStringLiteral("µs")));  // exact
     const int pct = model.columnOf(QStringLiteral("idle_time_pctg"));
     QVERIFY(model.index(0, pct).data().toString().endsWith(QLatin1Char('%')));
+    // The unit is the table's declaration, not the name's: HTA's unit-free names read in time
+    // units too, and a name that merely ends like a unit is not taken for one.
+    Table hta;
+    hta.columns = {"name", micros("sum"), "count (us)"};
+    hta.addRow({std::string("k"), 1500.0, int64_t{7}});
+    model.setTable(std::make_shared<Table>(hta));
+    QCOMPARE(model.index(0, 1).data().toString(), fmt::compact(1500.0 * 1000.0));
+    QVERIFY(model.index(0, 1).data().toString().endsWith(QLatin1String("ms")));
+    QCOMPARE(model.index(0, 2).data().toString(), QStringLiteral("7"));
+    // In --hta-compat the kernels table's stddev carries HTA's unit-free name and still reads as a time.
+    const Table kernels = kernelsTable(*m_run, kernelBreakdown(*m_run, {.htaCompat = true}));
+    QVERIFY(std::find(kernels.columns.begin(), kernels.columns.end(), "stddev") != kernels.columns.end());
+    model.setTable(std::make_shared<Table>(kernels));
+    const int sum = model.columnOf(QStringLiteral("stddev"));
+    QVERIFY(sum > 0);
+    QVERIFY2(model.index(0, sum).data().toString().contains(QLatin1String("s")), qPrintable(model.index(0, sum).data().toString()));
+    QVERIFY(model.index(0, sum).data(Qt::ToolTipRole).toString().endsWith(QStringLiteral("µs")));
     model.clear();
     QCOMPARE(model.rowCount(), 0);
 }
@@ -119,7 +137,7 @@ void TestUiModels::exportsWhatIsShown()
     const Table shown = view.shownRows();
     QCOMPARE(int(shown.rows.size()), view.proxy()->rowCount());
     QVERIFY(shown.rows.size() < all.rows.size());
-    QCOMPARE(shown.columns, all.columns);  // every column, the CLI's names
+    QCOMPARE(shown.columnNames(), all.columnNames());  // every column, the CLI's names
     for (const auto& row : shown.rows)
         QVERIFY(std::get<std::string>(row[0]).find("ncclDevKernel") != std::string::npos);
 }

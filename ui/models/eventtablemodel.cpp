@@ -19,7 +19,7 @@ void EventTableModel::setRows(std::shared_ptr<const Run> run, RankIndex rank, st
     m_cachedRow = -1;
     m_cached.clear();
     m_columns.clear();
-    const std::vector<std::string>& columns = eventColumns();
+    const std::vector<TableColumn>& columns = eventColumns();
     for (int c = 0; c < int(columns.size()); ++c)
         if (columns[size_t(c)] != "rank")  // one rank at a time: the view's title says which
             m_columns.push_back(c);

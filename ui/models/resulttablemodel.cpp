@@ -14,11 +14,6 @@ namespace kscope {
 
 namespace {
 
-bool endsWith(const std::string& text, std::string_view suffix)
-{
-    return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
 std::optional<double> numberOf(const Cell& cell)
 {
     if (const auto* i = std::get_if<int64_t>(&cell))
@@ -39,30 +34,13 @@ QString ResultTableModel::headerText(const std::string& column)
     return text;
 }
 
-ResultTableModel::ColumnKind ResultTableModel::kindOf(const std::string& column) const
-{
-    const auto it = m_kindOverrides.constFind(fmt::qstr(column));
-    if (it != m_kindOverrides.cend())
-        return *it;
-    for (auto suffix = m_suffixKinds.cbegin(); suffix != m_suffixKinds.cend(); ++suffix)
-        if (fmt::qstr(column).endsWith(suffix.key()))
-            return suffix.value();
-    if (endsWith(column, "(us)"))
-        return ColumnKind::Micros;
-    if (endsWith(column, "pctg") || column == "percentage")
-        return ColumnKind::Percent;
-    if (endsWith(column, "_ratio"))
-        return ColumnKind::Fraction;
-    return ColumnKind::Text;  // numbers are told apart per cell
-}
-
 void ResultTableModel::setTable(std::shared_ptr<const Table> table, QVector<quint32> rowIds)
 {
     beginResetModel();
     m_table = std::move(table);
     m_rowIds = std::move(rowIds);
     m_shown.clear();
-    m_kinds.clear();
+    m_units.clear();
     m_fullNames.clear();
     m_shortNames.clear();
     m_nameOfRow.clear();
@@ -77,7 +55,7 @@ void ResultTableModel::setTable(std::shared_ptr<const Table> table, QVector<quin
             if (m_hidden.contains(fmt::qstr(name)))
                 continue;
             m_shown.push_back(c);
-            m_kinds.push_back(kindOf(name));
+            m_units.push_back(m_table->columns[size_t(c)].unit);
         }
         if (m_nameTableColumn >= 0) {
             std::vector<std::string_view> names;
@@ -107,7 +85,7 @@ void ResultTableModel::setTable(std::shared_ptr<const Table> table, QVector<quin
 int ResultTableModel::columnOf(const QString& name) const
 {
     for (int c = 0; c < m_shown.size(); ++c)
-        if (fmt::qstr(m_table->columns[size_t(m_shown[c])]) == name)
+        if (fmt::qstr(m_table->columns[size_t(m_shown[c])].name) == name)
             return c;
     return -1;
 }
@@ -140,15 +118,15 @@ int ResultTableModel::rowCount(const QModelIndex& parent) const
 
 int ResultTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(m_shown.size()); }
 
-QVariant ResultTableModel::displayText(const Cell& cell, ColumnKind kind) const
+QVariant ResultTableModel::displayText(const Cell& cell, Unit unit) const
 {
     const std::optional<double> number = numberOf(cell);
     if (!number)
         return std::holds_alternative<std::string>(cell) ? fmt::qstr(std::get<std::string>(cell)) : QStringLiteral("–");
-    switch (kind) {
-    case ColumnKind::Micros: return fmt::compact(*number * 1000.0);
-    case ColumnKind::Percent: return fmt::percent(*number);
-    case ColumnKind::Fraction: return fmt::percent(*number * 100.0);
+    switch (unit) {
+    case Unit::Micros: return fmt::compact(*number * 1000.0);
+    case Unit::Percent: return fmt::percent(*number);
+    case Unit::Fraction: return fmt::percent(*number * 100.0);
     default:
         if (std::holds_alternative<int64_t>(cell))
             return QString::number(std::get<int64_t>(cell));
@@ -162,7 +140,7 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
         return {};
     const int row = index.row();
     const int column = m_shown[index.column()];
-    const ColumnKind kind = m_kinds[index.column()];
+    const Unit unit = m_units[index.column()];
     const Cell& cell = m_table->rows[size_t(row)][size_t(column)];
     if (m_style) {
         const QVariant styled = m_style(*m_table, row, column, role);
@@ -172,11 +150,11 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
     const bool isName = column == m_nameTableColumn;
     switch (role) {
     case Qt::DisplayRole:
-        return isName ? QVariant(m_shortNames[m_nameOfRow[row]]) : displayText(cell, kind);
+        return isName ? QVariant(m_shortNames[m_nameOfRow[row]]) : displayText(cell, unit);
     case Qt::ToolTipRole:
         if (isName)
             return fmt::wrappedTooltip(m_fullNames[m_nameOfRow[row]]);
-        if (kind == ColumnKind::Micros && numberOf(cell))
+        if (unit == Unit::Micros && numberOf(cell))
             return fmt::micros(*numberOf(cell) * 1000.0);
         if (const auto* text = std::get_if<std::string>(&cell))
             return text->size() > 24 ? fmt::wrappedTooltip(fmt::qstr(*text)) : QVariant();
@@ -186,9 +164,9 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
             return m_fullNames[m_nameOfRow[row]];
         if (const std::optional<double> number = numberOf(cell))
             return *number;
-        return displayText(cell, kind);
+        return displayText(cell, unit);
     case kFilterRole:
-        return isName ? m_fullNames[m_nameOfRow[row]] : displayText(cell, kind);
+        return isName ? m_fullNames[m_nameOfRow[row]] : displayText(cell, unit);
     case kRankRole:
         if (m_rankColumn >= 0)
             if (const auto* rank = std::get_if<int64_t>(&m_table->rows[size_t(row)][size_t(m_rankColumn)]))
@@ -214,7 +192,7 @@ QVariant ResultTableModel::headerData(int section, Qt::Orientation orientation, 
     if (role == Qt::DisplayRole) {
         // Each time cell carries its own unit ("7.46 ms"): the header names only the quantity.
         QString text = headerText(name);
-        if (m_kinds[section] == ColumnKind::Micros)
+        if (m_units[section] == Unit::Micros)
             text.remove(QStringLiteral(" (µs)"));
         return text;
     }

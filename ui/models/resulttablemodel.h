@@ -13,14 +13,13 @@
 namespace kscope {
 
 // Any result table of analysis/resulttables (what the CLI prints) as an item model. How a column
-// reads follows from its name: "... (us)" / "...(us)" are microseconds (compact text, exact
-// tooltip), "*pctg" / "percentage" are percentages, "*_ratio" fractions shown as percentages,
-// "rank" gives the rank role. A name column shows HTA's short kernel names, told apart where
-// they collide, with the full name in a wrapped tooltip and for sorting and search.
+// reads follows from the unit its table declares (TableColumn::unit): microseconds as compact
+// text with the exact value in the tooltip, percentages, fractions shown as percentages; "rank"
+// gives the rank role. A name column shows HTA's short kernel names, told apart where they
+// collide, with the full name in a wrapped tooltip and for sorting and search.
 class ResultTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum class ColumnKind { Text, Number, Micros, Percent, Fraction };
     // Extra roles for one cell (e.g. a colour for errors); return an invalid QVariant to pass.
     using CellStyle = std::function<QVariant(const Table& table, int row, int column, int role)>;
 
@@ -32,9 +31,6 @@ public:
     const Table* table() const { return m_table.get(); }
     std::shared_ptr<const Table> sharedTable() const { return m_table; }
     void setNameColumn(const QString& column) { m_nameColumn = column; }
-    void setColumnKind(const QString& column, ColumnKind kind) { m_kindOverrides.insert(column, kind); }
-    // Every column whose name ends with suffix (HTA's "<label>_total_duration" is in µs).
-    void setColumnKindForSuffix(const QString& suffix, ColumnKind kind) { m_suffixKinds.insert(suffix, kind); }
     void setHiddenColumns(const QStringList& columns) { m_hidden = columns; }
     void setCellStyle(CellStyle style) { m_style = std::move(style); }
     int columnOf(const QString& name) const;  // among the shown columns; -1 if absent
@@ -50,20 +46,17 @@ public:
     static QString headerText(const std::string& column);
 
 private:
-    ColumnKind kindOf(const std::string& column) const;
-    QVariant displayText(const Cell& cell, ColumnKind kind) const;
+    QVariant displayText(const Cell& cell, Unit unit) const;
 
     std::shared_ptr<const Table> m_table;
     QVector<quint32> m_rowIds;
     QVector<int> m_shown;  // table column per model column
-    QVector<ColumnKind> m_kinds;
+    QVector<Unit> m_units;  // per model column
     int m_rankColumn = -1;  // table column
     int m_nameTableColumn = -1;
     QStringList m_fullNames, m_shortNames;  // per distinct name
     QVector<int> m_nameOfRow;
     QString m_nameColumn;
-    QHash<QString, ColumnKind> m_kindOverrides;
-    QHash<QString, ColumnKind> m_suffixKinds;
     QStringList m_hidden;
     CellStyle m_style;
 };

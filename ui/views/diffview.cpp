@@ -63,7 +63,6 @@ public:
         m_ops->setWideColumn(QStringLiteral("name"));
         m_kernels->setNameColumn(QStringLiteral("name"));
         m_ops->proxy()->setFilterKeyColumn(0);
-        m_ops->resultModel()->setColumnKindForSuffix(QStringLiteral("_duration"), ResultTableModel::ColumnKind::Micros);
         m_chart->setMinimumHeight(140);  // eight labelled groups of three bars
 
         auto* options = new QHBoxLayout;

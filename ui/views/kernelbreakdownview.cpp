@@ -59,7 +59,6 @@ public:
         m_rankOnly->setChecked(true);
         m_rankOnly->setToolTip(tr("Show the top kernels of the ranks selected in a chart (Ctrl+click adds ranks) or the toolbar"));
         m_table->setNameColumn(QStringLiteral("name"));
-        m_table->resultModel()->setColumnKind(QStringLiteral("stddev"), ResultTableModel::ColumnKind::Micros);
         m_table->sortByColumn(1, Qt::DescendingOrder);
 
         auto* optionsRow = new QHBoxLayout;

@@ -151,7 +151,7 @@ private:
     Table imbalanceTable(const KernelDistributions& result) const
     {
         Table table;
-        table.columns = {"name", "kernel_type", "spread", "total (us)", "ranks"};
+        table.columns = {"name", "kernel_type", "spread", micros("total (us)"), "ranks"};
         const bool oneRank = slice().ranks.size() < 2;
         for (const KernelDistribution& k : result.kernels)
             table.addRow({std::string(slice().str(k.name)), std::string(toString(k.type)),
