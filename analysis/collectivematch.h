@@ -1,11 +1,13 @@
 #pragma once
 
-// Internal to the collectives analysis (collectives.cpp): a rank's part of one collective, and
-// how the parts of one process group are matched into instances across ranks.
+// Internal to the collectives analysis (collectives.cpp): a rank's part of one collective (found
+// in collectiveunits.cpp), and how the parts of one process group are matched into instances
+// across ranks (collectivematch.cpp).
 
 #include "collectives.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,19 @@ struct Unit {
     StringId dtype;
     std::string name;
 };
+
+// A process group as the trace names it: its name and ranks list (string ids; 0 = none).
+struct GroupKey {
+    uint32_t name = 0, ranks = 0;
+    auto operator<=>(const GroupKey&) const = default;
+};
+
+// The collective units of one rank, in start order; a new group's key is appended to groupKeys
+// and indexed in groupIndex. Counts the rank's collective kernels and the units whose message
+// size is past belief (oversized).
+std::vector<Unit> collectUnits(const Run& run, const RankTrace& rank, std::vector<uint8_t>& nameIsCollective,
+                               std::map<GroupKey, uint32_t>& groupIndex, std::vector<GroupKey>& groupKeys,
+                               int64_t& kernels, int64_t& oversized);
 
 // Two parts of one collective end together: the last rank to arrive releases every rank, so
 // their ends differ by the last chunk's transfer and the clocks' offset. Parts are partners
