@@ -1,4 +1,4 @@
-#include "htanumerics.h"
+#include "analysis/htanumerics.h"
 
 #include <algorithm>
 #include <cmath>

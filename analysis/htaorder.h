@@ -5,8 +5,8 @@
 // unstable quicksort breaks ties by that order; the loader keeps each event's file position in
 // HTA's mode (EventTable::fileIndex), so the rows can be put back in it.
 
-#include "gpuactivity.h"
-#include "htanumerics.h"
+#include "analysis/core/gpuactivity.h"
+#include "analysis/htanumerics.h"
 #include "model/trace.h"
 
 #include <algorithm>

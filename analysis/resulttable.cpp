@@ -1,6 +1,6 @@
-#include "resulttable.h"
+#include "analysis/resulttable.h"
 
-#include "kernelnames.h"
+#include "analysis/core/kernelnames.h"
 
 #include "model/jsonwrite.h"
 

@@ -1,4 +1,4 @@
-#include "tracerewrite.h"
+#include "analysis/tracerewrite.h"
 
 #include "model/atomicfile.h"
 #include "model/inflatereader.h"

@@ -2,7 +2,7 @@
 
 // JSON string literals for everything Kinetoscope writes (tables as JSON, counter and overlay
 // traces, events): one escaping rule. (HTA's own JSON, written the way Python's json.dumps
-// writes it, keeps its rule in analysis/difftables.cpp.)
+// writes it, keeps its rule in analysis/tables/difftables.cpp.)
 
 #include <string>
 #include <string_view>

@@ -83,7 +83,7 @@ struct RankTraceInfo {
     bool firstElementKept = false;
     // HTA's row index of an event is its position in traceEvents (flows, metadata and counters
     // between events leave gaps). Kept in HTA's mode only: runs of (first EventTable::fileIndex,
-    // position - fileIndex), sorted; see htaRowIndex() in analysis/eventquery.h.
+    // position - fileIndex), sorted; see htaRowIndex() in analysis/operators/eventquery.h.
     std::vector<std::pair<uint32_t, uint32_t>> elementOffsets;
     TraceMetadata metadata;
     DeviceType deviceType = DeviceType::Unknown;

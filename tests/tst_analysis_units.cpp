@@ -3,13 +3,13 @@
 // moc cannot parse <stop_token>'s concepts (runbuilder.h includes the loader); it needs none of these.
 #ifndef Q_MOC_RUN
 #include "analysis/htanumerics.h"
-#include "analysis/idletime.h"
-#include "analysis/intervals.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/kerneldistribution.h"
-#include "analysis/kerneltype.h"
-#include "analysis/overlap.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/intervals.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/core/kerneldistribution.h"
+#include "analysis/core/kerneltype.h"
+#include "analysis/core/overlap.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "runbuilder.h"
 #endif
 

@@ -1,4 +1,4 @@
-// Collectives matched across ranks (analysis/collectives.h): against the synth generator's truth
+// Collectives matched across ranks (analysis/collectives/collectives.h): against the synth generator's truth
 // (every instance's arrivals, waits and transfer; Seq and order matching; NVIDIA and AMD), and on
 // small traces written here: the order fallback, a rank missing from an instance or from the
 // run, two process groups interleaved, args only on the CPU side, bandwidth; and the CLI.
@@ -6,8 +6,8 @@
 #include <QtTest>
 
 #ifndef Q_MOC_RUN
-#include "analysis/collectives.h"
-#include "analysis/collectivetables.h"
+#include "analysis/collectives/collectives.h"
+#include "analysis/tables/collectivetables.h"
 #include "model/loader.h"
 #include "collectivetrace.h"
 #include "model/synth/synthrun.h"

@@ -7,8 +7,8 @@
 #include <QtTest>
 
 #ifndef Q_MOC_RUN
-#include "analysis/collectives.h"
-#include "analysis/collectivetables.h"
+#include "analysis/collectives/collectives.h"
+#include "analysis/tables/collectivetables.h"
 #include "collectivetrace.h"
 #include "model/loader.h"
 #include "testsupport.h"

@@ -5,10 +5,10 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/criticalpath.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "analysis/rankchoice.h"
-#include "analysis/criticalpathoverlay.h"
-#include "analysis/criticalpathtables.h"
+#include "analysis/criticalpath/criticalpathoverlay.h"
+#include "analysis/tables/criticalpathtables.h"
 #include "goldentables.h"
 #include "model/loader.h"
 #include "testsupport.h"

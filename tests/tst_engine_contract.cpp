@@ -4,11 +4,11 @@
 
 // moc cannot parse <stop_token>'s concepts (the loader); it needs none of these.
 #ifndef Q_MOC_RUN
-#include "analysis/idletime.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/resulttables.h"
-#include "analysis/runsummary.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/core/runsummary.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "model/atomicfile.h"
 #include "model/loader.h"
 #include "model/rankset.h"

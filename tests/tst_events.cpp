@@ -4,7 +4,7 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/eventquery.h"
+#include "analysis/operators/eventquery.h"
 #include "goldencsv.h"
 #include "model/loader.h"
 #include "testsupport.h"

@@ -4,11 +4,11 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/idletime.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/overlap.h"
-#include "analysis/resulttables.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/core/overlap.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "goldencsv.h"
 #include "model/loader.h"
 #endif

@@ -11,8 +11,8 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/difftables.h"
-#include "analysis/tracediff.h"
+#include "analysis/tables/difftables.h"
+#include "analysis/diff/tracediff.h"
 #include "goldencsv.h"
 #include "model/loader.h"
 #endif

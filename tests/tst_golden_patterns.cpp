@@ -6,12 +6,12 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/annotations.h"
-#include "analysis/kernelpatterns.h"
-#include "analysis/opkernels.h"
-#include "analysis/patternoverlay.h"
-#include "analysis/patterntables.h"
-#include "analysis/steps.h"
+#include "analysis/patterns/annotations.h"
+#include "analysis/patterns/kernelpatterns.h"
+#include "analysis/launch/opkernels.h"
+#include "analysis/patterns/patternoverlay.h"
+#include "analysis/tables/patterntables.h"
+#include "analysis/patterns/steps.h"
 #include "goldentables.h"
 #include "model/loader.h"
 #endif

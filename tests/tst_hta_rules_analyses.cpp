@@ -4,13 +4,13 @@
 // trace_counters.py, cuda_kernel_analysis.py), and the default mode where it differs on purpose.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
-#include "analysis/countertrace.h"
-#include "analysis/idletime.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/launchstats.h"
-#include "analysis/memorybandwidth.h"
-#include "analysis/queuelength.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/launch/countertrace.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/launch/launchstats.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "htarulestrace.h"
 #include "model/loader.h"
 #include "testsupport.h"

@@ -5,10 +5,10 @@
 // trace.py, trace_filter.py), not from our output.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
-#include "analysis/launchtables.h"
-#include "analysis/queuelength.h"
+#include "analysis/tables/launchtables.h"
+#include "analysis/launch/queuelength.h"
 #include "analysis/resulttable.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "htarulestrace.h"
 #include "model/loader.h"
 #include "testsupport.h"

@@ -4,12 +4,12 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/countertrace.h"
-#include "analysis/cupticounters.h"
-#include "analysis/launchstats.h"
-#include "analysis/launchtables.h"
-#include "analysis/memorybandwidth.h"
-#include "analysis/queuelength.h"
+#include "analysis/launch/countertrace.h"
+#include "analysis/launch/cupticounters.h"
+#include "analysis/launch/launchstats.h"
+#include "analysis/tables/launchtables.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
 #include "model/loader.h"
 #include "testsupport.h"
 #endif

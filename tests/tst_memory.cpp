@@ -6,8 +6,8 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/memory.h"
-#include "analysis/memorytables.h"
+#include "analysis/operators/memory.h"
+#include "analysis/tables/memorytables.h"
 #include "goldencsv.h"
 #include "model/loader.h"
 #include "model/memorytimeline.h"

@@ -3,7 +3,7 @@
 // the idle-time analysis, the default mode counts them as "launch not in trace".
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
-#include "analysis/idletime.h"
+#include "analysis/core/idletime.h"
 #include "model/loader.h"
 #include "testsupport.h"
 #endif

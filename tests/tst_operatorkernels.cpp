@@ -1,9 +1,9 @@
-// The GPU work of one operator (analysis/operatorkernels.h), as the Operators view lists it when
+// The GPU work of one operator (analysis/operators/operatorkernels.h), as the Operators view lists it when
 // an op is picked: it adds up to the operator table's device times, total and self.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
-#include "analysis/operatorkernels.h"
-#include "analysis/operators.h"
+#include "analysis/operators/operatorkernels.h"
+#include "analysis/operators/operators.h"
 #include "model/loader.h"
 #include "testsupport.h"
 #endif

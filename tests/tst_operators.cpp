@@ -5,8 +5,8 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/operators.h"
-#include "analysis/operatortables.h"
+#include "analysis/operators/operators.h"
+#include "analysis/tables/operatortables.h"
 #include "goldencsv.h"
 #include "model/loader.h"
 #include "testsupport.h"

@@ -4,12 +4,12 @@
 // and the CLI's commands and --step.
 
 #ifndef Q_MOC_RUN
-#include "analysis/annotations.h"
-#include "analysis/calltree.h"
-#include "analysis/kernelpatterns.h"
-#include "analysis/opkernels.h"
-#include "analysis/patterntables.h"
-#include "analysis/steps.h"
+#include "analysis/patterns/annotations.h"
+#include "analysis/operators/calltree.h"
+#include "analysis/patterns/kernelpatterns.h"
+#include "analysis/launch/opkernels.h"
+#include "analysis/tables/patterntables.h"
+#include "analysis/patterns/steps.h"
 #include "model/loader.h"
 #include "model/synth/synthrun.h"
 #include "runbuilder.h"

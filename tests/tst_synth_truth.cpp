@@ -5,10 +5,10 @@
 #include <QtTest>
 
 #ifndef Q_MOC_RUN
-#include "analysis/idletime.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/overlap.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/core/overlap.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "model/loader.h"
 #include "model/synth/synthrun.h"
 #include "testsupport.h"

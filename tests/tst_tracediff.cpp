@@ -4,9 +4,9 @@
 
 // moc cannot parse <stop_token>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
-#include "analysis/difftables.h"
-#include "analysis/kerneltype.h"
-#include "analysis/tracediff.h"
+#include "analysis/tables/difftables.h"
+#include "analysis/core/kerneltype.h"
+#include "analysis/diff/tracediff.h"
 #include "model/loader.h"
 #include "runbuilder.h"
 #include "testsupport.h"

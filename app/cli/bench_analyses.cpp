@@ -3,11 +3,11 @@
 #include "benchtimer.h"
 #include "command.h"
 
-#include "analysis/idletime.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/kerneldistribution.h"
-#include "analysis/overlap.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/core/kerneldistribution.h"
+#include "analysis/core/overlap.h"
+#include "analysis/core/temporalbreakdown.h"
 
 #include <chrono>
 

@@ -5,8 +5,8 @@
 #include "benchtimer.h"
 #include "command.h"
 
-#include "analysis/collectives.h"
-#include "analysis/collectivetables.h"
+#include "analysis/collectives/collectives.h"
+#include "analysis/tables/collectivetables.h"
 
 #include <algorithm>
 #include <chrono>

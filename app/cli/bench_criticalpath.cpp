@@ -5,7 +5,7 @@
 #include "benchtimer.h"
 #include "command.h"
 
-#include "analysis/criticalpath.h"
+#include "analysis/criticalpath/criticalpath.h"
 
 #include <algorithm>
 #include <chrono>

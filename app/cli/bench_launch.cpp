@@ -4,11 +4,11 @@
 #include "benchtimer.h"
 #include "command.h"
 
-#include "analysis/countertrace.h"
-#include "analysis/launchstats.h"
-#include "analysis/launchtables.h"
-#include "analysis/memorybandwidth.h"
-#include "analysis/queuelength.h"
+#include "analysis/launch/countertrace.h"
+#include "analysis/launch/launchstats.h"
+#include "analysis/tables/launchtables.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
 
 #include <chrono>
 #include <filesystem>

@@ -5,11 +5,11 @@
 #include "command.h"
 #include "eventsink.h"
 
-#include "analysis/eventquery.h"
-#include "analysis/memory.h"
-#include "analysis/memorytables.h"
-#include "analysis/operators.h"
-#include "analysis/operatortables.h"
+#include "analysis/operators/eventquery.h"
+#include "analysis/operators/memory.h"
+#include "analysis/tables/memorytables.h"
+#include "analysis/operators/operators.h"
+#include "analysis/tables/operatortables.h"
 
 #include <chrono>
 

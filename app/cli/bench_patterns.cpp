@@ -5,10 +5,10 @@
 #include "benchtimer.h"
 #include "command.h"
 
-#include "analysis/annotations.h"
-#include "analysis/kernelpatterns.h"
-#include "analysis/opkernels.h"
-#include "analysis/steps.h"
+#include "analysis/patterns/annotations.h"
+#include "analysis/patterns/kernelpatterns.h"
+#include "analysis/launch/opkernels.h"
+#include "analysis/patterns/steps.h"
 
 #include <algorithm>
 #include <chrono>

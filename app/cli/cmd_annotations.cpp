@@ -4,8 +4,8 @@
 
 #include "command.h"
 
-#include "analysis/annotations.h"
-#include "analysis/patterntables.h"
+#include "analysis/patterns/annotations.h"
+#include "analysis/tables/patterntables.h"
 
 #include <CLI/CLI.hpp>
 

@@ -4,8 +4,8 @@
 
 #include "command.h"
 
-#include "analysis/collectives.h"
-#include "analysis/collectivetables.h"
+#include "analysis/collectives/collectives.h"
+#include "analysis/tables/collectivetables.h"
 
 #include <CLI/CLI.hpp>
 

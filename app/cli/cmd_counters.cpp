@@ -4,9 +4,9 @@
 
 #include "command.h"
 
-#include "analysis/countertrace.h"
-#include "analysis/cupticounters.h"
-#include "analysis/launchtables.h"
+#include "analysis/launch/countertrace.h"
+#include "analysis/launch/cupticounters.h"
+#include "analysis/tables/launchtables.h"
 
 #include <CLI/CLI.hpp>
 

@@ -4,10 +4,10 @@
 
 #include "command.h"
 
-#include "analysis/criticalpath.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "analysis/rankchoice.h"
-#include "analysis/criticalpathoverlay.h"
-#include "analysis/criticalpathtables.h"
+#include "analysis/criticalpath/criticalpathoverlay.h"
+#include "analysis/tables/criticalpathtables.h"
 
 #include <CLI/CLI.hpp>
 

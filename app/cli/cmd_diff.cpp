@@ -4,8 +4,8 @@
 
 #include "diffruns.h"
 
-#include "analysis/difftables.h"
-#include "analysis/tracediff.h"
+#include "analysis/tables/difftables.h"
+#include "analysis/diff/tracediff.h"
 #include "model/log.h"
 
 #include <CLI/CLI.hpp>

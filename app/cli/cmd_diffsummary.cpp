@@ -4,9 +4,9 @@
 
 #include "diffruns.h"
 
-#include "analysis/difftables.h"
-#include "analysis/resulttables.h"
-#include "analysis/tracediff.h"
+#include "analysis/tables/difftables.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/diff/tracediff.h"
 #include "model/jsonwrite.h"
 #include "model/log.h"
 

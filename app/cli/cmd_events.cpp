@@ -6,8 +6,8 @@
 #include "command.h"
 #include "eventsink.h"
 
-#include "analysis/calltree.h"
-#include "analysis/eventquery.h"
+#include "analysis/operators/calltree.h"
+#include "analysis/operators/eventquery.h"
 #include "model/atomicfile.h"
 #include "model/jsonwrite.h"
 

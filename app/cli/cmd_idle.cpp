@@ -3,8 +3,8 @@
 
 #include "command.h"
 
-#include "analysis/idletime.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/idletime.h"
+#include "analysis/tables/resulttables.h"
 
 #include <CLI/CLI.hpp>
 

@@ -2,9 +2,9 @@
 
 #include "command.h"
 
-#include "analysis/importissues.h"
-#include "analysis/resulttables.h"
-#include "analysis/runsummary.h"
+#include "analysis/core/importissues.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/core/runsummary.h"
 
 namespace kscope::cli {
 

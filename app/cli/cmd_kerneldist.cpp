@@ -2,8 +2,8 @@
 
 #include "command.h"
 
-#include "analysis/kerneldistribution.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/kerneldistribution.h"
+#include "analysis/tables/resulttables.h"
 
 #include <CLI/CLI.hpp>
 

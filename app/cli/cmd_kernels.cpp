@@ -2,8 +2,8 @@
 
 #include "command.h"
 
-#include "analysis/kernelbreakdown.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/tables/resulttables.h"
 
 #include <CLI/CLI.hpp>
 

@@ -3,8 +3,8 @@
 
 #include "command.h"
 
-#include "analysis/launchstats.h"
-#include "analysis/launchtables.h"
+#include "analysis/launch/launchstats.h"
+#include "analysis/tables/launchtables.h"
 
 #include <CLI/CLI.hpp>
 

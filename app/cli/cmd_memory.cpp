@@ -5,8 +5,8 @@
 
 #include "command.h"
 
-#include "analysis/memory.h"
-#include "analysis/memorytables.h"
+#include "analysis/operators/memory.h"
+#include "analysis/tables/memorytables.h"
 #include "model/atomicfile.h"
 #include "model/memorytimeline.h"
 

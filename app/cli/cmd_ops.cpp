@@ -3,8 +3,8 @@
 
 #include "command.h"
 
-#include "analysis/operators.h"
-#include "analysis/operatortables.h"
+#include "analysis/operators/operators.h"
+#include "analysis/tables/operatortables.h"
 
 #include <CLI/CLI.hpp>
 

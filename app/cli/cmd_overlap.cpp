@@ -2,8 +2,8 @@
 
 #include "command.h"
 
-#include "analysis/overlap.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/overlap.h"
+#include "analysis/tables/resulttables.h"
 
 namespace kscope::cli {
 

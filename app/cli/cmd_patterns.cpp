@@ -4,10 +4,10 @@
 
 #include "command.h"
 
-#include "analysis/kernelpatterns.h"
-#include "analysis/opkernels.h"
-#include "analysis/patternoverlay.h"
-#include "analysis/patterntables.h"
+#include "analysis/patterns/kernelpatterns.h"
+#include "analysis/launch/opkernels.h"
+#include "analysis/patterns/patternoverlay.h"
+#include "analysis/tables/patterntables.h"
 
 #include <CLI/CLI.hpp>
 

@@ -3,9 +3,9 @@
 
 #include "command.h"
 
-#include "analysis/launchtables.h"
-#include "analysis/memorybandwidth.h"
-#include "analysis/queuelength.h"
+#include "analysis/tables/launchtables.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
 
 #include <CLI/CLI.hpp>
 

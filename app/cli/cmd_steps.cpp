@@ -4,8 +4,8 @@
 
 #include "command.h"
 
-#include "analysis/patterntables.h"
-#include "analysis/steps.h"
+#include "analysis/tables/patterntables.h"
+#include "analysis/patterns/steps.h"
 
 #include <CLI/CLI.hpp>
 

@@ -2,8 +2,8 @@
 
 #include "command.h"
 
-#include "analysis/resulttables.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/core/temporalbreakdown.h"
 
 namespace kscope::cli {
 

@@ -2,7 +2,7 @@
 
 #include "diffruns.h"
 
-#include "analysis/resulttables.h"
+#include "analysis/tables/resulttables.h"
 #include "model/log.h"
 
 #include <CLI/CLI.hpp>

@@ -16,9 +16,9 @@
 #include "command.h"
 #include "eventsink.h"
 
-#include "analysis/eventquery.h"
-#include "analysis/memory.h"
-#include "analysis/operators.h"
+#include "analysis/operators/eventquery.h"
+#include "analysis/operators/memory.h"
+#include "analysis/operators/operators.h"
 #include "model/atomicfile.h"
 
 #include <sqlite3.h>

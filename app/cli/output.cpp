@@ -3,7 +3,7 @@
 
 #include "command.h"
 
-#include "analysis/resulttables.h"
+#include "analysis/tables/resulttables.h"
 #include "model/atomicfile.h"
 #include "model/log.h"
 #include "model/runslice.h"

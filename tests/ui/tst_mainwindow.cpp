@@ -4,8 +4,8 @@
 // tests do not depend on their order.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
-#include "analysis/difftables.h"
-#include "analysis/tracediff.h"
+#include "analysis/tables/difftables.h"
+#include "analysis/diff/tracediff.h"
 #include "model/synth/synthrun.h"
 #include "model/trace.h"
 #include "testsupport.h"

@@ -3,9 +3,9 @@
 // search over full names, the rank filter, and "export what is shown".
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
-#include "analysis/kernelbreakdown.h"
-#include "analysis/resulttables.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/core/temporalbreakdown.h"
 #include "model/loader.h"
 #include "testsupport.h"
 #endif

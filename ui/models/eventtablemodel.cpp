@@ -4,7 +4,7 @@
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 
-#include "analysis/eventquery.h"
+#include "analysis/operators/eventquery.h"
 
 #include <QLocale>
 

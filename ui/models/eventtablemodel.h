@@ -13,7 +13,7 @@
 
 namespace kscope {
 
-// The events of one rank that a filter selected (analysis/eventquery.h), as a virtual table:
+// The events of one rank that a filter selected (analysis/operators/eventquery.h), as a virtual table:
 // each visible cell is made when the view asks for it, so millions of rows cost four bytes each.
 // Rows stay in time order (the event table's); sorting them would touch every row.
 class EventTableModel : public QAbstractTableModel {

@@ -3,7 +3,7 @@
 #include "common/format.h"
 #include "models/modelroles.h"
 
-#include "analysis/kernelnames.h"
+#include "analysis/core/kernelnames.h"
 
 #include <QLocale>
 

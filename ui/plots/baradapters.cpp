@@ -3,10 +3,10 @@
 #include "common/format.h"
 #include "plots/palette.h"
 
-#include "analysis/idletime.h"
-#include "analysis/kernelbreakdown.h"
-#include "analysis/overlap.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/core/overlap.h"
+#include "analysis/core/temporalbreakdown.h"
 
 #include <QCoreApplication>
 

@@ -3,7 +3,7 @@
 #include "common/format.h"
 #include "plots/palette.h"
 
-#include "analysis/collectives.h"
+#include "analysis/collectives/collectives.h"
 
 #include <QCoreApplication>
 

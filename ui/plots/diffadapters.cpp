@@ -3,8 +3,8 @@
 #include "common/format.h"
 #include "plots/palette.h"
 
-#include "analysis/kerneltype.h"
-#include "analysis/tracediff.h"
+#include "analysis/core/kerneltype.h"
+#include "analysis/diff/tracediff.h"
 
 #include <QCoreApplication>
 

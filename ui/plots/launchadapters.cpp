@@ -4,9 +4,9 @@
 #include "plots/downsample.h"
 #include "plots/palette.h"
 
-#include "analysis/launchstats.h"
-#include "analysis/memorybandwidth.h"
-#include "analysis/queuelength.h"
+#include "analysis/launch/launchstats.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
 
 #include <QCoreApplication>
 

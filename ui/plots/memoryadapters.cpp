@@ -3,7 +3,7 @@
 #include "common/format.h"
 #include "plots/palette.h"
 
-#include "analysis/memory.h"
+#include "analysis/operators/memory.h"
 #include "model/trace.h"
 
 #include <QCoreApplication>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "analysis/idletime.h"
-#include "analysis/kerneltype.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kerneltype.h"
 
 #include <QColor>
 #include <QString>

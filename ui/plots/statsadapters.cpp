@@ -3,8 +3,8 @@
 #include "common/format.h"
 #include "plots/palette.h"
 
-#include "analysis/idletime.h"
-#include "analysis/kerneldistribution.h"
+#include "analysis/core/idletime.h"
+#include "analysis/core/kerneldistribution.h"
 
 #include <QCoreApplication>
 

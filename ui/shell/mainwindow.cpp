@@ -8,7 +8,7 @@
 #include "views/analysisview.h"
 #include "views/viewspec.h"
 
-#include "analysis/importissues.h"
+#include "analysis/core/importissues.h"
 #include "model/trace.h"
 
 #include <QAction>

@@ -7,8 +7,8 @@
 #include "views/analysisview.h"
 #include "views/viewspec.h"
 
-#include "analysis/resulttables.h"
-#include "analysis/runsummary.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/core/runsummary.h"
 #include "model/trace.h"
 
 #include <QCoreApplication>

@@ -7,8 +7,8 @@
 #include "plots/plotdata.h"
 #include "plots/plots.h"
 
-#include "analysis/resulttables.h"
-#include "analysis/steps.h"
+#include "analysis/tables/resulttables.h"
+#include "analysis/patterns/steps.h"
 #include "model/trace.h"
 
 #include <QGuiApplication>

@@ -4,7 +4,7 @@
 #include "views/viewspec.h"
 
 #include "analysis/resulttable.h"
-#include "analysis/steps.h"
+#include "analysis/patterns/steps.h"
 
 #include <QHash>
 #include <QList>

@@ -1,4 +1,4 @@
-// Collectives matched across ranks (analysis/collectives.h): per rank, communication time split
+// Collectives matched across ranks (analysis/collectives/collectives.h): per rank, communication time split
 // into waiting for the last rank and transferring; who arrives late, per rank and step; every
 // collective instance with its skew and bandwidth. A click on an instance selects its kernel,
 // the rank that arrived last and its time span everywhere; a bar or heat-map cell selects a rank (and a step).
@@ -12,8 +12,8 @@
 #include "plots/collectiveadapters.h"
 #include "plots/plots.h"
 
-#include "analysis/collectives.h"
-#include "analysis/collectivetables.h"
+#include "analysis/collectives/collectives.h"
+#include "analysis/tables/collectivetables.h"
 #include "model/trace.h"
 
 #include <span>

@@ -1,4 +1,4 @@
-// Critical path (HTA's CriticalPathAnalysis, analysis/criticalpath.h): for the analysed window
+// Critical path (HTA's CriticalPathAnalysis, analysis/criticalpath/criticalpath.h): for the analysed window
 // (an annotation's instance, by default the first ProfilerStep of what is shown), what bounds the
 // path of each rank, one stacked bar per rank; the selected rank's path segment by segment (a
 // click selects that event's span, and its kernel); the path across ranks, linked at collectives.
@@ -12,8 +12,8 @@
 #include "plots/palette.h"
 #include "plots/plots.h"
 
-#include "analysis/criticalpath.h"
-#include "analysis/criticalpathtables.h"
+#include "analysis/criticalpath/criticalpath.h"
+#include "analysis/tables/criticalpathtables.h"
 #include "model/trace.h"
 
 #include <QHBoxLayout>

@@ -13,8 +13,8 @@
 #include "plots/diffadapters.h"
 #include "plots/plots.h"
 
-#include "analysis/difftables.h"
-#include "analysis/tracediff.h"
+#include "analysis/tables/difftables.h"
+#include "analysis/diff/tracediff.h"
 #include "model/trace.h"
 
 #include <QCheckBox>

@@ -9,7 +9,7 @@
 #include "models/eventtablemodel.h"
 #include "models/modelroles.h"
 
-#include "analysis/eventquery.h"
+#include "analysis/operators/eventquery.h"
 #include "model/trace.h"
 
 #include <QComboBox>

@@ -8,8 +8,8 @@
 #include "plots/plots.h"
 #include "plots/statsadapters.h"
 
-#include "analysis/idletime.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/idletime.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
 #include <QCheckBox>

@@ -9,7 +9,7 @@
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
 
-#include "analysis/resulttables.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
 #include <QColor>

@@ -11,8 +11,8 @@
 #include "plots/chartview.h"
 #include "plots/plots.h"
 
-#include "analysis/kernelbreakdown.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/kernelbreakdown.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
 #include <QCheckBox>

@@ -11,8 +11,8 @@
 #include "plots/plots.h"
 #include "plots/statsadapters.h"
 
-#include "analysis/kerneldistribution.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/kerneldistribution.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
 #include <QLabel>

@@ -12,8 +12,8 @@
 #include "plots/launchadapters.h"
 #include "plots/plots.h"
 
-#include "analysis/launchstats.h"
-#include "analysis/launchtables.h"
+#include "analysis/launch/launchstats.h"
+#include "analysis/tables/launchtables.h"
 #include "model/trace.h"
 
 #include <QCheckBox>

@@ -1,4 +1,4 @@
-// GPU memory of the selected rank from the profiler's [memory] events (analysis/memory.h):
+// GPU memory of the selected rank from the profiler's [memory] events (analysis/operators/memory.h):
 // allocated and reserved bytes per device over time with the ProfilerSteps as bands and the peak
 // marked; a click on the curve names the op that allocated there and lists its kernels in the
 // Operators view. Tables: per device, per step peaks, the ops that allocate most, unfreed blocks.
@@ -12,8 +12,8 @@
 #include "plots/memoryadapters.h"
 #include "plots/plots.h"
 
-#include "analysis/memory.h"
-#include "analysis/memorytables.h"
+#include "analysis/operators/memory.h"
+#include "analysis/tables/memorytables.h"
 #include "model/trace.h"
 
 #include <QLabel>

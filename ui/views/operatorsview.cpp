@@ -10,9 +10,9 @@
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
 
-#include "analysis/operatorkernels.h"
-#include "analysis/operators.h"
-#include "analysis/operatortables.h"
+#include "analysis/operators/operatorkernels.h"
+#include "analysis/operators/operators.h"
+#include "analysis/tables/operatortables.h"
 #include "model/trace.h"
 
 #include <QCheckBox>

@@ -6,8 +6,8 @@
 #include "plots/chartview.h"
 #include "plots/plots.h"
 
-#include "analysis/overlap.h"
-#include "analysis/resulttables.h"
+#include "analysis/core/overlap.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
 #include <QVBoxLayout>

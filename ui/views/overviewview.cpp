@@ -8,10 +8,10 @@
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
 
-#include "analysis/resulttables.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
-#include "analysis/runsummary.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/runsummary.h"
+#include "analysis/core/temporalbreakdown.h"
 
 #include <QLabel>
 #include <QLocale>

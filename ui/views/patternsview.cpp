@@ -9,9 +9,9 @@
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
 
-#include "analysis/annotations.h"
-#include "analysis/kernelpatterns.h"
-#include "analysis/patterntables.h"
+#include "analysis/patterns/annotations.h"
+#include "analysis/patterns/kernelpatterns.h"
+#include "analysis/tables/patterntables.h"
 #include "model/trace.h"
 
 #include <QCheckBox>

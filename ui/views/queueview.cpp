@@ -8,9 +8,9 @@
 #include "plots/launchadapters.h"
 #include "plots/plots.h"
 
-#include "analysis/launchtables.h"
-#include "analysis/memorybandwidth.h"
-#include "analysis/queuelength.h"
+#include "analysis/tables/launchtables.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
 #include "model/trace.h"
 
 #include <QLabel>

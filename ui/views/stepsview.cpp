@@ -9,8 +9,8 @@
 #include "plots/chartview.h"
 #include "plots/plots.h"
 
-#include "analysis/patterntables.h"
-#include "analysis/steps.h"
+#include "analysis/tables/patterntables.h"
+#include "analysis/patterns/steps.h"
 #include "model/trace.h"
 
 #include <QComboBox>

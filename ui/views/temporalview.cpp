@@ -6,9 +6,9 @@
 #include "plots/chartview.h"
 #include "plots/plots.h"
 
-#include "analysis/resulttables.h"
+#include "analysis/tables/resulttables.h"
 #include "model/trace.h"
-#include "analysis/temporalbreakdown.h"
+#include "analysis/core/temporalbreakdown.h"
 
 #include <QCheckBox>
 #include <QVBoxLayout>

@@ -1,0 +1,63 @@
+#pragma once
+
+// What HTA calls GPU activity, and the per-rank unions several analyses share.
+
+#include "analysis/core/intervals.h"
+#include "analysis/core/kerneltype.h"
+#include "model/trace.h"
+
+#include <string>
+#include <vector>
+
+namespace kscope {
+
+// Events HTA keeps when it parses a trace: complete events, without the profiler's own span.
+inline bool isHtaVisible(const EventTable& events, size_t i)
+{
+    return events.phase[i] == Phase::Complete && events.kind[i] != EventKind::TraceSpan;
+}
+
+// What runs on a GPU stream, by category: kernels, memcpy, memset, stream-bound syncs, MTIA's
+// ccp events.
+inline bool isGpuKind(EventKind kind)
+{
+    return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset
+        || kind == EventKind::CudaSync || kind == EventKind::MtiaCcp;
+}
+
+// The working set of the breakdowns: GPU activity on a stream. HTA takes every visible event
+// with args.stream (stream != -1), so a cpu_op carrying "stream": 0 (Inductor's Triton launches)
+// or a runtime call with a stream argument counts as a kernel. The default mode lets the event's
+// category decide and never args.stream alone; every analysis and `info` use this one rule.
+inline bool isGpuActivity(const EventTable& events, size_t i, bool htaCompat)
+{
+    if (events.stream[i] == -1 || !isHtaVisible(events, i))
+        return false;
+    return htaCompat || isGpuKind(events.kind[i]);
+}
+
+// Kernels, memcpys and memsets: what the idle-time analysis looks at (it leaves cuda_sync out).
+// Already decided by category in both modes, as HTA's idle analysis does.
+inline bool isGpuWork(const EventTable& events, size_t i)
+{
+    if (!isGpuActivity(events, i, true))
+        return false;
+    const EventKind kind = events.kind[i];
+    return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset
+        || kind == EventKind::MtiaCcp;
+}
+
+// Unions of one rank's GPU activity: all of it and per kernel type.
+struct RankGpuUnions {
+    std::vector<Interval> all;
+    std::vector<Interval> computation;
+    std::vector<Interval> communication;
+    std::vector<Interval> memory;
+};
+
+RankGpuUnions gpuUnions(const RankTrace& rank, KernelTypeCache& types, bool htaCompat);
+
+// "rank 3" etc. for notes.
+std::string rankLabel(int rank);
+
+} // namespace kscope
