@@ -97,7 +97,7 @@ Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
 Table idleTable(const IdleTime& result)
 {
     Table table;
-    table.columns = {"rank", "stream", "idle_category", result.htaCompat ? "idle_time" : micros("idle_time(us)"),
+    table.columns = {"rank", "stream", "idle_category", micros(result.htaCompat ? "idle_time" : "idle_time(us)"),
                      fraction("idle_time_ratio")};
     for (const IdleTimeRow& row : result.rows)
         table.addRow({int64_t{row.rank}, int64_t{row.stream}, std::string(toString(row.category)),
