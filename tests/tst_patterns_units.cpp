@@ -504,6 +504,10 @@ void TestPatternsUnits::cliCommandsAndStep()
     QVERIFY(reread->errors.empty());
     r = runCli("patterns --op aten::mm --min-pattern-len 1 --overlay '" + dir.string() + "'" + run);
     QVERIFY(r.err.find("the run's own") != std::string::npos);
+    QCOMPARE(r.exitCode, 4);  // an overlay asked for and not written fails the command (kExitOutputFailed)
+    r = runCli("patterns --op aten::mm --min-pattern-len 1 --overlay /proc/no-such-folder" + run);
+    QVERIFY2(r.err.find("no overlay: cannot create the folder") != std::string::npos, r.err.c_str());
+    QCOMPARE(r.exitCode, 4);
 }
 
 QTEST_GUILESS_MAIN(TestPatternsUnits)

@@ -52,17 +52,21 @@ Action setupPatterns(CLI::App& app, const Invocation& invocation)
         ->type_name("DIR");
     return [args, &invocation] {
         args->options.htaCompat = invocation.common.htaCompat;
-        return runAnalysis(
+        bool overlayFailed = false;  // an overlay asked for and not written fails the command
+        const int code = runAnalysis(
             withRank(invocation, args->rank),
             [&](const Run& run) {
                 const KernelPatterns result = frequentKernelSequences(run, args->options);
                 Table table = patternsTable(run, result);
                 if (!args->overlayDir.empty()) {
                     const PatternOverlay overlay = writePatternOverlays(run, result, args->overlayDir);
-                    for (const PatternOverlayFile& f : overlay.files)
+                    overlayFailed = !overlay.error.empty();
+                    for (const PatternOverlayFile& f : overlay.files) {
+                        overlayFailed |= !f.error.empty();
                         table.notes.push_back(f.error.empty() ? "wrote " + f.output.string() + " (" + std::to_string(f.eventsMarked)
                                                                     + " events marked)"
                                                               : "rank " + std::to_string(f.rank) + ": " + f.error);
+                    }
                     table.notes.insert(table.notes.end(), overlay.notes.begin(), overlay.notes.end());
                     if (!overlay.error.empty())
                         table.notes.push_back("no overlay: " + overlay.error);
@@ -70,6 +74,7 @@ Action setupPatterns(CLI::App& app, const Invocation& invocation)
                 return table;
             },
             {.dropFirst = {"CPU op duration (us)"}});
+        return code == kExitOk && overlayFailed ? int(kExitOutputFailed) : code;
     };
 }
 
