@@ -74,33 +74,63 @@ void writeCsv(const Table& table, std::ostream& out)
     }
 }
 
-void writeJson(const Table& table, std::ostream& out)
+const char* unitName(Unit unit)
 {
-    out << "{\"columns\": [";
+    switch (unit) {
+    case Unit::Micros: return "us";
+    case Unit::Percent: return "percent";
+    case Unit::Fraction: return "fraction";
+    case Unit::None: break;
+    }
+    return "";
+}
+
+void writeJsonCell(const Cell& cell, std::ostream& out)
+{
+    if (const auto* text = std::get_if<std::string>(&cell))
+        jsonString(out, *text);
+    else if (const std::string number = formatCell(cell); number.empty())
+        out << "null";  // empty, or not finite
+    else
+        out << number;
+}
+
+void writeJsonTableMembers(const Table& table, std::ostream& out, std::string_view rowIndent)
+{
+    out << "\"columns\": [";
     for (size_t c = 0; c < table.columns.size(); ++c) {
         out << (c ? ", " : "");
         jsonString(out, table.columns[c]);
     }
-    out << "],\n \"rows\": [";
+    out << "], \"units\": {";
+    bool first = true;
+    for (const TableColumn& column : table.columns)
+        if (column.unit != Unit::None) {
+            out << (first ? "" : ", ");
+            jsonString(out, column.name);
+            out << ": \"" << unitName(column.unit) << '"';
+            first = false;
+        }
+    out << "},\n" << rowIndent << "\"rows\": [";
     for (size_t r = 0; r < table.rows.size(); ++r) {
-        out << (r ? ",\n  {" : "\n  {");
+        out << (r ? ",\n" : "\n") << rowIndent << " {";
         const auto& row = table.rows[r];
-        for (size_t c = 0; c < row.size() && c < table.columns.size(); ++c) {
+        for (size_t c = 0; c < table.columns.size(); ++c) {
             out << (c ? ", " : "");
             jsonString(out, table.columns[c]);
             out << ": ";
-            const Cell& cell = row[c];
-            if (std::holds_alternative<std::string>(cell))
-                jsonString(out, std::get<std::string>(cell));
-            else if (std::holds_alternative<std::monostate>(cell)
-                     || (std::holds_alternative<double>(cell) && !std::isfinite(std::get<double>(cell))))
-                out << "null";
-            else
-                out << formatCell(cell);
+            writeJsonCell(c < row.size() ? row[c] : Cell{}, out);
         }
         out << '}';
     }
-    out << "],\n \"notes\": [";
+    out << ']';
+}
+
+void writeJson(const Table& table, std::ostream& out)
+{
+    out << '{';
+    writeJsonTableMembers(table, out, " ");
+    out << ",\n \"notes\": [";
     for (size_t n = 0; n < table.notes.size(); ++n) {
         out << (n ? ", " : "");
         jsonString(out, table.notes[n]);

@@ -46,7 +46,15 @@ struct Table {
 
 // CSV and JSON keep full precision (the shortest text that round-trips) and full names.
 void writeCsv(const Table& table, std::ostream& out);
+// {"columns": [names], "units": {name: "us" | "percent" | "fraction"} for the columns with a unit
+// (HTA's names carry none), "rows": [{name: value}], "notes": [text]}; empty and non-finite
+// cells are null.
 void writeJson(const Table& table, std::ostream& out);
+// The columns, units and rows members of that object, for documents holding several tables (each
+// row on its own line after rowIndent).
+void writeJsonTableMembers(const Table& table, std::ostream& out, std::string_view rowIndent);
+// "us", "percent", "fraction"; "" for Unit::None.
+const char* unitName(Unit unit);
 
 // The table format is for reading: floating-point columns rounded to at most 3 decimals (as many
 // as the column needs, the same for every row), kernel names ("name") shortened the way the GUI

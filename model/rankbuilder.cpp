@@ -513,6 +513,10 @@ RankTrace copyRows(const RankTrace& trace, const std::vector<uint8_t>& keep)
     RankTrace copy;
     static_cast<RankTraceInfo&>(copy) = trace;  // all but the events
     selectRows(trace, copy, keep);
+    copy.runRows.reserve(copy.events.size());
+    for (size_t i = 0; i < keep.size(); ++i)
+        if (keep[i])
+            copy.runRows.push_back(trace.runRow(static_cast<EventIndex>(i)));
     return copy;
 }
 

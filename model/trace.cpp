@@ -111,9 +111,17 @@ void EventTable::shrinkToFit()
     memoryEvents.shrink_to_fit();
 }
 
+EventIndex RankTrace::rowOfRunEvent(EventIndex runRow) const
+{
+    if (runRows.empty())
+        return runRow >= 0 && size_t(runRow) < events.size() ? runRow : kNoEvent;
+    const auto it = std::lower_bound(runRows.begin(), runRows.end(), runRow);
+    return it != runRows.end() && *it == runRow ? static_cast<EventIndex>(it - runRows.begin()) : kNoEvent;
+}
+
 size_t RankTrace::residentBytes() const
 {
-    return events.residentBytes() + bytesOf(threads) + bytesOf(flows) + bytesOf(counters) + bytesOf(steps);
+    return events.residentBytes() + bytesOf(runRows) + bytesOf(threads) + bytesOf(flows) + bytesOf(counters) + bytesOf(steps);
 }
 
 const RankTrace* Run::findRank(int rank) const

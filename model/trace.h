@@ -105,7 +105,14 @@ struct RankTraceInfo {
 
 struct RankTrace : RankTraceInfo {
     EventTable events;
+    // In a slice (a step of the run): the row of the whole run's table each event was copied
+    // from, ascending. Empty in a whole run, where a row is its own. A selected event is named by
+    // its row of the whole run, so it stays the same event when the step shown changes.
+    std::vector<EventIndex> runRows;
 
+    EventIndex runRow(EventIndex row) const { return runRows.empty() ? row : runRows[size_t(row)]; }
+    // The row holding this event of the whole run; kNoEvent when it is not in this slice.
+    EventIndex rowOfRunEvent(EventIndex runRow) const;
     size_t residentBytes() const;
 };
 

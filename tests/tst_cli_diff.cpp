@@ -488,7 +488,8 @@ void TestCliDiff::summaryJsonIsStable()
     QCOMPARE(control.value("label").toString(), QString("kscope-test-clidiff-json-c"));
     QCOMPARE(control.value("steps").toArray(), QJsonArray({1, 2}));
     const QJsonObject temporal = json.value("temporal").toObject();
-    QCOMPARE(sortedKeys(temporal), QStringList({"columns", "rows"}));
+    QCOMPARE(sortedKeys(temporal), QStringList({"columns", "rows", "units"}));
+    QCOMPARE(temporal.value("units").toObject().value("diff_idle_time(us)").toString(), QString("us"));
     const QJsonArray columns = temporal.value("columns").toArray();
     QCOMPARE(columns.first().toString(), QString("rank"));
     QVERIFY(columns.contains(QJsonValue("control_idle_time(us)")));

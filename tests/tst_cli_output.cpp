@@ -389,6 +389,23 @@ private slots:
         QCOMPARE(QString::fromStdString(hta.out.substr(0, hta.out.find('\n'))), htaHeader);
     }
 
+    // JSON says each column's unit, in HTA's mode too, where the names carry none.
+    void jsonNamesUnitsInBothModes()
+    {
+        const std::string run = sampleRun().string();
+        const QJsonObject temporal = jsonOf(test::runCli("temporal --format json " + run).out);
+        QCOMPARE(temporal.value("units").toObject().value("idle_time(us)").toString(), QString("us"));
+        QCOMPARE(temporal.value("units").toObject().value("idle_time_pctg").toString(), QString("percent"));
+        QVERIFY(!temporal.value("units").toObject().contains("rank"));
+        const QJsonObject ours = jsonOf(test::runCli("idle --format json " + run).out);
+        const QJsonObject hta = jsonOf(test::runCli("idle --hta-compat --format json " + run).out);
+        QCOMPARE(ours.value("units").toObject().value("idle_time(us)").toString(), QString("us"));
+        QCOMPARE(hta.value("units").toObject().value("idle_time").toString(), QString("us"));
+        for (const QJsonObject& table : {temporal, ours, hta})
+            for (const QString& column : table.value("units").toObject().keys())
+                QVERIFY2(table.value("columns").toArray().contains(QJsonValue(column)), qPrintable(column));
+    }
+
     // Default mode: the category decides what a kernel is, in every command; HTA's rule
     // (args.stream) in --hta-compat.
     void cpuOpWithStreamIsNoKernel()

@@ -1,6 +1,7 @@
 #include "analysis/tables/difftables.h"
 
 #include "analysis/diff/tracediff.h"
+#include "model/jsonwrite.h"
 
 #include <cmath>
 #include <cstdio>
@@ -59,62 +60,6 @@ std::string distinctTestLabel(const std::string& controlLabel, const std::string
     table.notes.push_back("both runs are labelled '" + testLabel + "': the test label became '" + renamed
                           + "' (as HTA renames it)");
     return renamed;
-}
-
-// Python's json.dumps for a str with ensure_ascii: \" \\ \n \r \t \b \f, other control and
-// non-ASCII characters as \uXXXX (UTF-16 surrogate pairs past U+FFFF).
-void appendJsonString(std::string& out, const std::string& s)
-{
-    auto hex = [&out](unsigned value) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", value & 0xffffu);
-        out += buf;
-    };
-    out += '"';
-    for (size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            switch (c) {
-            case '"': out += "\\\""; break;
-            case '\\': out += "\\\\"; break;
-            case '\n': out += "\\n"; break;
-            case '\r': out += "\\r"; break;
-            case '\t': out += "\\t"; break;
-            case '\b': out += "\\b"; break;
-            case '\f': out += "\\f"; break;
-            default:
-                if (c < 0x20)
-                    hex(c);
-                else
-                    out += static_cast<char>(c);
-            }
-            ++i;
-            continue;
-        }
-        // A UTF-8 sequence; a malformed byte is written as its Latin-1 code point.
-        const size_t length = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc0 ? 2 : 1;
-        unsigned code = length == 4 ? (c & 0x07u) : length == 3 ? (c & 0x0fu) : length == 2 ? (c & 0x1fu) : c;
-        bool valid = length > 1 && i + length <= s.size();
-        for (size_t k = 1; valid && k < length; ++k) {
-            const auto next = static_cast<unsigned char>(s[i + k]);
-            valid = (next & 0xc0u) == 0x80u;
-            code = (code << 6) | (next & 0x3fu);
-        }
-        if (!valid) {
-            hex(c);
-            ++i;
-            continue;
-        }
-        if (code >= 0x10000) {
-            code -= 0x10000;
-            hex(0xd800u + (code >> 10));
-            hex(0xdc00u + (code & 0x3ffu));
-        } else {
-            hex(code);
-        }
-        i += length;
-    }
-    out += '"';
 }
 
 // Control, test and diff cells of one quantity; a missing side gives empty cells.
@@ -183,7 +128,7 @@ std::string opsDiffJson(const OpsDiff& diff)
     for (const auto& [key, names] : lists) {
         out += firstList ? " " : ",\n ";
         firstList = false;
-        appendJsonString(out, key);
+        appendPythonJsonString(out, key);
         out += ": [";
         if (names->empty()) {
             out += "]";
@@ -191,7 +136,7 @@ std::string opsDiffJson(const OpsDiff& diff)
         }
         for (size_t i = 0; i < names->size(); ++i) {
             out += i ? ",\n  " : "\n  ";
-            appendJsonString(out, (*names)[i]);
+            appendPythonJsonString(out, (*names)[i]);
         }
         out += "\n ]";
     }

@@ -72,16 +72,6 @@ void jsonString(std::ostream& out, const std::string& s)
     out << kscope::jsonString(s);
 }
 
-void jsonCell(std::ostream& out, const Cell& cell)
-{
-    if (const auto* text = std::get_if<std::string>(&cell))
-        jsonString(out, *text);
-    else if (const std::string number = formatCell(cell); number.empty())
-        out << "null";
-    else
-        out << number;
-}
-
 void jsonInts(std::ostream& out, const std::vector<int>& values)
 {
     out << '[';
@@ -92,23 +82,9 @@ void jsonInts(std::ostream& out, const std::vector<int>& values)
 
 void jsonTable(std::ostream& out, const Table& table)
 {
-    out << "{\"columns\": [";
-    for (size_t c = 0; c < table.columns.size(); ++c) {
-        out << (c ? ", " : "");
-        jsonString(out, table.columns[c]);
-    }
-    out << "], \"rows\": [";
-    for (size_t r = 0; r < table.rows.size(); ++r) {
-        out << (r ? ",\n   {" : "\n   {");
-        for (size_t c = 0; c < table.columns.size(); ++c) {
-            out << (c ? ", " : "");
-            jsonString(out, table.columns[c]);
-            out << ": ";
-            jsonCell(out, c < table.rows[r].size() ? table.rows[r][c] : Cell{});
-        }
-        out << '}';
-    }
-    out << "]}";
+    out << '{';
+    writeJsonTableMembers(table, out, "  ");
+    out << '}';
 }
 
 void jsonSide(std::ostream& out, const std::string& label, const std::string& input, const LoadedRun& loaded)
@@ -357,8 +333,9 @@ const CommandRegistrar kSummaryRegistrar{
      "--format json: one object, stable (\"version\": 1; keys never depend on --labels):\n"
      "  kind (\"kinetoscope-diff-summary\"), version, control and test ({label, run, ranks, steps,\n"
      "  incomplete}), compared_steps (empty: whole runs), control_only_steps, test_only_steps,\n"
-     "  control_only_ranks, test_only_ranks, top_kernels, temporal, overlap and kernels ({columns, rows},\n"
-     "  the tables' columns with the labels control and test, each row an object), fail_above (null, or\n"
+     "  control_only_ranks, test_only_ranks, top_kernels, temporal, overlap and kernels ({columns, units,\n"
+     "  rows}: the tables' columns with the labels control and test, the unit of each column that has\n"
+     "  one, each row an object), fail_above (null, or\n"
      "  {pctg, min_delta_us, test_only_kernels, exceeded: [{rank, test_rank, name, control_total_time(us),\n"
      "  test_total_time(us), diff_total_time_pctg}]}) and notes.\n"
      "--fail-above: kernels only in the test run are not judged (they have no control time; a note counts\n"

@@ -75,6 +75,7 @@ private slots:
     void operatorsViewListsAnOpsKernels();
     void criticalPathViewFollowsRankAndWindow();
     void eventsViewFollowsRankKindNameAndTime();
+    void anEventPickedOnThePathIsTheEventsViewsRow();
     void memoryViewNamesTheAllocatingOp();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
@@ -772,6 +773,59 @@ void TestMainWindow::eventsViewFollowsRankKindNameAndTime()
     QVERIFY(view->findChild<QLabel*>()->text().startsWith(QLatin1String("Bad name filter")));
     w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QString());
     w().session()->setOption(QStringLiteral("events"), QStringLiteral("kind"), QString());
+}
+
+void TestMainWindow::anEventPickedOnThePathIsTheEventsViewsRow()
+{
+    // A critical-path segment selects its event; the status bar names it, the events view (which
+    // follows the segment's time span) makes it its current row, in the whole run and in its step.
+    w().dock(QStringLiteral("critical-path"))->raise();
+    selectRankNumbered(w(), 2);
+    QVERIFY(waitIdle(w()));
+    AnalysisView* path = w().view(QStringLiteral("critical-path"));
+    ResultTableView* breakdown = path->tableViews().front();
+    breakdown->setCurrentIndex(breakdown->model()->index(0, 0));
+    const std::optional<EventRef> picked = w().session()->selection()->event();
+    QVERIFY(picked.has_value());
+    QCOMPARE(w().run()->at(picked->rank).rank, 2);
+    const int pickedStep = w().run()->at(picked->rank).events.step[picked->event];
+    const QString named = w().findChild<QLabel*>(QStringLiteral("selectedEvent"))->text();
+    QVERIFY2(named.contains(QLatin1String("on rank 2")), qPrintable(named));
+
+    const auto currentEvent = [this]() -> EventRef {
+        auto* table = w().view(QStringLiteral("events"))->findChild<QTableView*>();
+        const auto* model = qobject_cast<EventTableModel*>(table->model());
+        if (!table->currentIndex().isValid())
+            return {};
+        const Run& slice = *w().session()->slice();
+        const RankIndex rank = slice.indexOf(*model->rank());
+        return EventRef{rank, slice.at(rank).runRow(model->eventAt(table->currentIndex().row()))};
+    };
+    w().dock(QStringLiteral("events"))->raise();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(currentEvent(), *picked);
+    // In the event's own step the slice holds it at another row: still the same event.
+    w().session()->selection()->setStep(pickedStep);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(!w().session()->slice()->at(picked->rank).runRows.empty());
+    QCOMPARE(currentEvent(), *picked);
+    QCOMPARE(w().session()->selection()->event(), picked);
+    // A row clicked in the events view is the selected event, named by its row of the whole run.
+    auto* table = w().view(QStringLiteral("events"))->findChild<QTableView*>();
+    table->setCurrentIndex(table->model()->index(table->model()->rowCount() - 1, 0));
+    const EventRef clicked = currentEvent();
+    QCOMPARE(w().session()->selection()->event(), std::optional<EventRef>(clicked));
+    const RankTrace& whole = w().run()->at(clicked.rank);
+    const RankTrace& inStep = w().session()->slice()->at(clicked.rank);
+    const EventIndex row = inStep.rowOfRunEvent(clicked.event);
+    QVERIFY(row != kNoEvent);
+    QCOMPARE(inStep.events.tsNs[row], whole.events.tsNs[clicked.event]);
+    QCOMPARE(inStep.events.name[row], whole.events.name[clicked.event]);
+    w().session()->selection()->setStep(-1);
+    w().session()->selection()->setTimeRange({});
+    QVERIFY(waitIdle(w()));
+    w().session()->selection()->setEvent(std::nullopt);
+    QVERIFY(w().findChild<QLabel*>(QStringLiteral("selectedEvent"))->text().isEmpty());
 }
 
 void TestMainWindow::memoryViewNamesTheAllocatingOp()

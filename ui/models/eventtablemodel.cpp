@@ -92,4 +92,20 @@ Table EventTableModel::firstRows(size_t limit) const
     return table;
 }
 
+QString eventSummary(const Run& run, EventRef event)
+{
+    if (!run.has(event.rank) || event.event < 0 || size_t(event.event) >= run.at(event.rank).events.size())
+        return {};
+    const EventTable& t = run.at(event.rank).events;
+    const EventIndex e = event.event;
+    const bool onGpu = t.kind[e] == EventKind::Kernel || t.kind[e] == EventKind::Memcpy || t.kind[e] == EventKind::Memset;
+    const ThreadKey& thread = run.at(event.rank).threads[t.thread[e]];
+    const QString where = onGpu ? QObject::tr("stream %1").arg(t.stream[e])
+                                : QObject::tr("thread %1").arg(thread.tidName ? fmt::qstr(run.str(thread.tidName)) : QString::number(thread.tid));
+    return QObject::tr("%1 (%2) on rank %3, %4: %5 from %6")
+        .arg(fmt::elided(fmt::qstr(run.str(t.name[e])), 60), QString::fromLatin1(toString(eventClass(t, e))),
+             fmt::qstr(run.rankName(event.rank)), where, fmt::duration(double(t.durNs[e])),
+             fmt::duration(double(t.tsNs[e] - run.minTsNs)));
+}
+
 } // namespace kscope

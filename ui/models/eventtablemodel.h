@@ -45,4 +45,8 @@ private:
     mutable std::vector<Cell> m_cached;
 };
 
+// One line naming an event of the run for the status bar: "ncclKernel_AllReduce… (kernel) on
+// rank 3, stream 7: 1.234 ms from 56.789 ms". Empty when the run has no such event.
+QString eventSummary(const Run& run, EventRef event);
+
 } // namespace kscope

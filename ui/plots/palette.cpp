@@ -1,5 +1,7 @@
 #include "plots/palette.h"
 
+#include "analysis/criticalpath/criticalpath.h"
+
 #include <QStringList>
 
 namespace kscope::palette {
@@ -37,6 +39,20 @@ QColor kernelType(KernelType type)
     case KernelType::Other: break;
     }
     return QColor(0xff, 0xa1, 0x5a);
+}
+
+QColor criticalPathBound(CpBound bound)
+{
+    switch (bound) {
+    case CpBound::CpuBound: return QColor(0x8c, 0x56, 0x4b);
+    case CpBound::DataLoading: return QColor(0xbc, 0xbd, 0x22);
+    case CpBound::GpuComputeBound: return computeTime();
+    case CpBound::GpuCommunicationBound: return kernelType(KernelType::Communication);
+    case CpBound::GpuKernelLaunchOverhead: return idleTime();
+    case CpBound::GpuKernelKernelOverhead: return QColor(0x9e, 0xc9, 0xe2);
+    case CpBound::None: break;
+    }
+    return Qt::gray;
 }
 
 QColor kernelTypeSlice(const QString& label)

@@ -6,6 +6,10 @@
 #include <QColor>
 #include <QString>
 
+namespace kscope {
+enum class CpBound : uint8_t;
+}
+
 namespace kscope::palette {
 
 // One colour per category, shared by every panel, so "compute" looks the same in the temporal
@@ -18,6 +22,8 @@ QColor kernelType(KernelType type);
 // A kernel-type slice label as the analysis writes it: "COMPUTATION" or "A overlapping B".
 QColor kernelTypeSlice(const QString& label);
 QColor idleCategory(IdleCategory category);
+// What bounds a critical-path segment: compute, communication and launch share the colours above.
+QColor criticalPathBound(CpBound bound);
 QColor overlap();
 QColor selectionBand();
 QColor selectionOutline();

@@ -139,7 +139,8 @@ void RunSession::setShownSide(RunSide side)
 void RunSession::showRun(RunSide side, bool keepSelection)
 {
     // The selection carries over where the newly shown run has it: ranks by number and file
-    // name, the step by number, the kernel by name (string ids are each run's own).
+    // name, the step by number, the kernel by name (string ids are each run's own). An event does
+    // not: its row means nothing in another run or another mode's load.
     std::vector<std::pair<int, std::string>> ranks;
     if (const auto before = run())
         for (RankIndex index : m_selection->ranks())
@@ -170,6 +171,7 @@ void RunSession::showRun(RunSide side, bool keepSelection)
     }
     emit m_selection->ranksChanged();
     emit m_selection->kernelChanged();
+    emit m_selection->eventChanged();
     emit m_selection->stepChanged();  // cuts the slice (or shows the whole run) and refreshes views
 }
 

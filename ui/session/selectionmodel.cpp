@@ -2,14 +2,26 @@
 
 namespace kscope {
 
+namespace {
+
+// Assigns a new value; true when it differs from the old (the change is then signalled).
+template <typename T>
+bool changes(T& member, const T& value)
+{
+    if (member == value)
+        return false;
+    member = value;
+    return true;
+}
+
+} // namespace
+
 SelectionModel::SelectionModel(QObject* parent) : QObject(parent) {}
 
 void SelectionModel::setRanks(const QList<RankIndex>& ranks)
 {
-    if (ranks == m_ranks)
-        return;
-    m_ranks = ranks;
-    emit ranksChanged();
+    if (changes(m_ranks, ranks))
+        emit ranksChanged();
 }
 
 void SelectionModel::clickRank(RankIndex rank, bool additive)
@@ -35,26 +47,28 @@ void SelectionModel::setKernel(quint32 kernel, const QString& name)
 
 void SelectionModel::setOp(const QString& name)
 {
-    if (name == m_op)
-        return;
-    m_op = name;
-    emit opChanged();
+    if (changes(m_op, name))
+        emit opChanged();
+}
+
+void SelectionModel::setEvent(std::optional<EventRef> event)
+{
+    if (event && event->isNull())
+        event.reset();
+    if (changes(m_event, event))
+        emit eventChanged();
 }
 
 void SelectionModel::setStep(int step)
 {
-    if (step == m_step)
-        return;
-    m_step = step;
-    emit stepChanged();
+    if (changes(m_step, step))
+        emit stepChanged();
 }
 
 void SelectionModel::setTimeRange(const TimeRange& range)
 {
-    if (range == m_timeRange)
-        return;
-    m_timeRange = range;
-    emit timeRangeChanged();
+    if (changes(m_timeRange, range))
+        emit timeRangeChanged();
 }
 
 void SelectionModel::clear()
@@ -62,6 +76,7 @@ void SelectionModel::clear()
     setRanks({});
     setKernel(0, {});
     setOp({});
+    setEvent(std::nullopt);
     setStep(-1);
     setTimeRange({});
 }

@@ -20,8 +20,8 @@ struct TimeRange {
     bool operator==(const TimeRange&) const = default;
 };
 
-// The drill-down state every view follows: selected rank(s), kernel, operator, step and time
-// range. The run session owns it; views write it on clicks and redraw on its signals, so no view
+// The drill-down state every view follows: selected rank(s), kernel, operator, event, step and
+// time range. The run session owns it; views write it on clicks and redraw on its signals, so no view
 // writes another view's options to point it somewhere. Ranks are selected by identity (their
 // position in the shown run), not by the number a file claims: two files may claim one.
 class SelectionModel : public QObject {
@@ -40,6 +40,10 @@ public:
     // The operator (cpu_op name) picked, by name: it means the same in both runs of a comparison
     // and after a mode toggle. Empty = none.
     QString op() const { return m_op; }
+    // The event picked (a row of an event table, a critical-path segment), as a row of the shown
+    // run's whole table: the same event whichever step is shown (RankTrace::rowOfRunEvent finds it
+    // in a slice). None = no event.
+    std::optional<EventRef> event() const { return m_event; }
     int step() const { return m_step; }  // -1 = every step
     TimeRange timeRange() const { return m_timeRange; }
 
@@ -50,6 +54,7 @@ public:
     void clickRank(RankIndex rank, bool additive);
     void setKernel(quint32 kernel, const QString& name);
     void setOp(const QString& name);
+    void setEvent(std::optional<EventRef> event);
     void setStep(int step);
     void setTimeRange(const TimeRange& range);
     void clear();  // a new run: nothing of the old one is valid
@@ -58,6 +63,7 @@ signals:
     void ranksChanged();
     void kernelChanged();
     void opChanged();
+    void eventChanged();
     void stepChanged();
     void timeRangeChanged();
 
@@ -66,6 +72,7 @@ private:
     quint32 m_kernel = 0;
     QString m_kernelName;
     QString m_op;
+    std::optional<EventRef> m_event;
     int m_step = -1;
     TimeRange m_timeRange;
 };

@@ -1,6 +1,7 @@
 #include "shell/mainwindow.h"
 
 #include "common/format.h"
+#include "models/eventtablemodel.h"
 #include "plots/chartview.h"
 #include "session/runsession.h"
 #include "shell/loadcontroller.h"
@@ -41,7 +42,8 @@ constexpr int kMultipleRanks = -2;  // the rank selector's entry for a Ctrl+clic
 
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent), m_session(new RunSession(this)), m_loader(new LoadController(this)),
-      m_testLoader(new LoadController(this)), m_progress(new LoadProgressWidget(this))
+      m_testLoader(new LoadController(this)), m_progress(new LoadProgressWidget(this)),
+      m_selectedEvent(new QLabel(this))
 {
     setWindowIcon(QIcon(QStringLiteral(":/kinetoscope/kinetoscope.svg")));
     setAcceptDrops(true);
@@ -52,8 +54,14 @@ MainWindow::MainWindow(QWidget* parent)
     createViews();
     createActions();
     createToolBar();
+    statusBar()->addPermanentWidget(m_selectedEvent);
     statusBar()->addPermanentWidget(m_progress);
     m_progress->hide();
+    m_selectedEvent->setObjectName(QStringLiteral("selectedEvent"));
+    connect(m_session->selection(), &SelectionModel::eventChanged, this, [this] {
+        const std::optional<EventRef> event = m_session->selection()->event();
+        m_selectedEvent->setText(event && run() ? eventSummary(*run(), *event) : QString());
+    });
 
     // One progress bar for both loaders: the run, and the one it is compared with.
     for (LoadController* loader : {m_loader, m_testLoader}) {

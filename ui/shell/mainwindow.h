@@ -92,6 +92,7 @@ private:
     LoadController* m_loader;
     LoadController* m_testLoader;
     LoadProgressWidget* m_progress;
+    QLabel* m_selectedEvent;  // the event picked in any view, named in the status bar
     QList<AnalysisView*> m_views;
     QHash<QString, QDockWidget*> m_docks;  // by view id
     QMenu* m_viewMenu = nullptr;

@@ -45,6 +45,10 @@ AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* p
         else if (isCurrent())
             highlightSelection();
     });
+    connect(sel, &SelectionModel::eventChanged, this, [this] {
+        if (isCurrent())
+            highlightSelection();
+    });
     connect(sel, &SelectionModel::opChanged, this, [this] {
         if (m_spec.follows & Follows::Op)
             refresh();
@@ -159,6 +163,23 @@ void AnalysisView::pickKernel(quint32 kernel, const QString& name)
 {
     selection()->setKernel(kernel, name);
     emit kernelPicked(kernel);
+}
+
+void AnalysisView::pickEvent(RankIndex rank, EventIndex row)
+{
+    const auto slice = m_session->slice();
+    if (!slice || !slice->has(rank) || row < 0 || size_t(row) >= slice->at(rank).events.size())
+        return;
+    selection()->setEvent(EventRef{rank, slice->at(rank).runRow(row)});
+}
+
+EventIndex AnalysisView::selectedEventRow(RankIndex rank) const
+{
+    const std::optional<EventRef> event = selection()->event();
+    const auto slice = m_session->slice();
+    if (!event || event->rank != rank || !slice || !slice->has(rank))
+        return kNoEvent;
+    return slice->at(rank).rowOfRunEvent(event->event);
 }
 
 RankIndex AnalysisView::shownRank() const

@@ -98,6 +98,11 @@ protected:
     // A click on a per-rank chart, whose ids are RankIndex values (see rankChartIds()).
     void clickRankId(int id) { clickRank(RankIndex{static_cast<uint32_t>(id)}); }
     void pickKernel(quint32 kernel, const QString& name);
+    // Selects an event by its row in the presented slice (stored as the whole run's row).
+    void pickEvent(RankIndex rank, EventIndex row);
+    // The selected event's row in the presented slice when it is on `rank` and in the slice;
+    // kNoEvent otherwise.
+    EventIndex selectedEventRow(RankIndex rank) const;
     SelectionModel* selection() const { return m_session->selection(); }
     // The rank a single-rank view shows: the selected one if the slice has it, else the first
     // (HTA's default is rank 0); the first without a slice.

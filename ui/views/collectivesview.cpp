@@ -197,15 +197,6 @@ private:
 
 } // namespace
 
-ViewSpec collectivesViewSpec()
-{
-    return {.id = QStringLiteral("collectives"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Collectives"),
-            .dockObjectName = "collectivesDock",
-            .create = createView<CollectivesView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("overlap"),
-            .raised = false};
-}
+ViewFactory collectivesView() { return createView<CollectivesView>(); }
 
 } // namespace kscope

@@ -9,7 +9,7 @@
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
 #include "plots/chartview.h"
-#include "plots/palette.h"
+#include "plots/criticalpathadapters.h"
 #include "plots/plots.h"
 
 #include "analysis/criticalpath/criticalpath.h"
@@ -23,48 +23,12 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include <array>
-
 namespace kscope {
 
 namespace {
 
 const QString kAnnotation = QStringLiteral("annotation");  // "" = the first ProfilerStep
 const QString kInstance = QStringLiteral("instance");
-
-constexpr std::array kBounds{CpBound::CpuBound,          CpBound::DataLoading,
-                             CpBound::GpuComputeBound,   CpBound::GpuCommunicationBound,
-                             CpBound::GpuKernelLaunchOverhead, CpBound::GpuKernelKernelOverhead};
-
-// Legend text short enough for six entries in a dock; HTA's names are in the tables.
-QString boundLabel(CpBound bound)
-{
-    switch (bound) {
-    case CpBound::CpuBound: return QObject::tr("CPU");
-    case CpBound::DataLoading: return QObject::tr("data loading");
-    case CpBound::GpuComputeBound: return QObject::tr("GPU compute");
-    case CpBound::GpuCommunicationBound: return QObject::tr("communication");
-    case CpBound::GpuKernelLaunchOverhead: return QObject::tr("launch");
-    case CpBound::GpuKernelKernelOverhead: return QObject::tr("kernel gaps");
-    case CpBound::None: break;
-    }
-    return QString();
-}
-
-QColor boundColor(CpBound bound)
-{
-    switch (bound) {
-    case CpBound::CpuBound: return QColor(0x8c, 0x56, 0x4b);
-    case CpBound::DataLoading: return QColor(0xbc, 0xbd, 0x22);
-    case CpBound::GpuComputeBound: return palette::computeTime();
-    case CpBound::GpuCommunicationBound: return palette::kernelType(KernelType::Communication);
-    case CpBound::GpuKernelLaunchOverhead: return palette::idleTime();
-    case CpBound::GpuKernelKernelOverhead: return QColor(0x9e, 0xc9, 0xe2);
-    case CpBound::None: break;
-    }
-    return Qt::gray;
-}
-
 
 class CriticalPathView : public AnalysisView {
 public:
@@ -160,7 +124,11 @@ protected:
             m_annotation->setText(option(kAnnotation, QString()));
             m_instance->setValue(int(numberOption(kInstance, 0)));
         }
-        drawBars(*m_bars, boundBars());
+        BarChartData bars = criticalPathBoundBars(*m_summaries, rankNames(slice()));
+        if (bars.keys.isEmpty())
+            bars.message = m_path->error.empty() ? tr("No rank has a critical path in this window")
+                                                 : tr("No critical path: %1").arg(fmt::qstr(m_path->error));
+        drawBars(*m_bars, bars);
         markRanks(m_bars);
         const CriticalPath& shown = *m_path;
         m_breakdown->setTable(std::make_shared<Table>(criticalPathBreakdownTable(slice(), shown)));
@@ -189,47 +157,6 @@ protected:
     }
 
 private:
-    BarChartData boundBars() const
-    {
-        BarChartData data;
-        data.title = tr("What bounds the critical path, per rank");
-        data.keyLabel = tr("Rank");
-        data.valueLabel = tr("Share of the path (%)");
-        data.percent = true;
-        data.rankNames = rankNames(slice());
-        for (CpBound bound : kBounds)
-            data.series.push_back({boundLabel(bound), boundColor(bound), {}});
-        QStringList failed;
-        for (const RankPathSummaries::Summary& rank : m_summaries->ranks) {
-            if (!rank.error.empty() || rank.lengthNs <= 0) {
-                failed << data.rankNames.value(rankChartId(rank.rankIndex));
-                continue;
-            }
-            data.keys.push_back(rankChartId(rank.rankIndex));
-            data.ids.push_back(rankChartId(rank.rankIndex));
-            QString tooltip = tr("Rank %1 — path %2").arg(data.rankNames.value(rankChartId(rank.rankIndex)))
-                                  .arg(fmt::micros(double(rank.lengthNs)));
-            for (size_t b = 0; b < kBounds.size(); ++b) {
-                double percent = 0;
-                for (const CpSummaryRow& row : rank.rows)
-                    if (row.bound == kBounds[b]) {
-                        percent = row.percent;
-                        if (row.durationNs > 0)
-                            tooltip += QStringLiteral("\n%1: %2 (%3)").arg(fmt::qstr(toString(kBounds[b])), fmt::micros(double(row.durationNs)),
-                                                                           fmt::percent(row.percent));
-                    }
-                data.series[int(b)].values.push_back(percent);
-            }
-            data.tooltips.push_back(tooltip);
-        }
-        if (data.keys.isEmpty())
-            data.message = m_path->error.empty() ? tr("No rank has a critical path in this window")
-                                                        : tr("No critical path: %1").arg(fmt::qstr(m_path->error));
-        else if (!failed.isEmpty())
-            data.footnote = tr("No path on rank %1 (see its caption)").arg(failed.join(QStringLiteral(", ")));
-        return data;
-    }
-
     QString caption() const
     {
         const CriticalPath& p = *m_path;
@@ -267,6 +194,7 @@ private:
         if (t.kind[segment.event] == EventKind::Kernel || t.kind[segment.event] == EventKind::Memcpy
             || t.kind[segment.event] == EventKind::Memset)
             pickKernel(t.name[segment.event].value, fmt::qstr(shown->str(t.name[segment.event])));
+        pickEvent(m_path->rankIndex, segment.event);
         selection()->setTimeRange({t.tsNs[segment.event] - shown->minTsNs, t.endNs(segment.event) - shown->minTsNs});
     }
 
@@ -285,16 +213,6 @@ private:
 
 } // namespace
 
-ViewSpec criticalPathViewSpec()
-{
-    return {.id = QStringLiteral("critical-path"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Critical path"),
-            .dockObjectName = "criticalPathDock",
-            .follows = Follows::Ranks,
-            .create = createView<CriticalPathView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false};
-}
+ViewFactory criticalPathView() { return createView<CriticalPathView>(); }
 
 } // namespace kscope

@@ -281,16 +281,6 @@ private:
 
 } // namespace
 
-ViewSpec diffViewSpec()
-{
-    return {.id = QStringLiteral("diff"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Comparison"),
-            .dockObjectName = "comparisonDock",
-            .follows = Follows::Ranks | Follows::Comparison,
-            .create = createView<DiffView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .tabWith = QStringLiteral("temporal"),
-            .raised = false};
-}
+ViewFactory diffView() { return createView<DiffView>(); }
 
 } // namespace kscope

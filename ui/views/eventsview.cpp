@@ -1,7 +1,8 @@
 // The event table itself (what HTA users get from t.get_trace(rank), and kinetoscope-cli events
 // writes): the events of the selected rank in the shown step and time range, filtered by kind and
 // by a regular expression on the name, in time order. A virtual model: millions of rows are fine.
-// A click on a kernel selects it in the kernel views.
+// A click on a row selects that event (and a kernel's name in the kernel views); an event selected
+// elsewhere (a critical-path segment) is shown as the current row when it is in the table.
 
 #include "views/analysisview.h"
 
@@ -73,9 +74,10 @@ public:
         connect(m_wholeRun, &QPushButton::clicked, this, [this] { selection()->setTimeRange({}); });
         connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
             const RankTrace* rank = m_model->rank();
-            if (!index.isValid() || !rank)
+            if (!index.isValid() || !rank || m_showingSelection)
                 return;
             const EventIndex e = m_model->eventAt(index.row());
+            pickEvent(shownRank(), e);
             if (rank->events.kind[e] == EventKind::Kernel)
                 pickKernel(rank->events.name[e].value, fmt::qstr(slice().str(rank->events.name[e])));
         });
@@ -160,6 +162,23 @@ protected:
         if (!range.isEmpty())
             text += tr(" from %1 to %2").arg(fmt::micros(double(range.beginNs)), fmt::micros(double(range.endNs)));
         m_caption->setText(text);
+        highlightSelection();
+    }
+
+    void highlightSelection() override
+    {
+        const EventIndex selected = selectedEventRow(shownRank());
+        if (selected == kNoEvent || !m_model->rank())
+            return;
+        for (size_t row = 0; row < m_model->size(); ++row)
+            if (m_model->eventAt(int(row)) == selected) {
+                const QModelIndex index = m_model->index(int(row), 0);
+                m_showingSelection = true;
+                m_table->setCurrentIndex(index);
+                m_showingSelection = false;
+                m_table->scrollTo(index, QAbstractItemView::PositionAtCenter);
+                return;
+            }
     }
 
     void showMessage(const QString& message) override
@@ -183,20 +202,11 @@ private:
     QTableView* m_table;
     EventTableModel* m_model;
     std::shared_ptr<const SelectedEvents> m_result;
+    bool m_showingSelection = false;  // setting the current row for a selection made elsewhere
 };
 
 } // namespace
 
-ViewSpec eventsViewSpec()
-{
-    return {.id = QStringLiteral("events"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Events"),
-            .dockObjectName = "eventsDock",
-            .follows = Follows::Ranks | Follows::TimeRange,
-            .create = createView<EventsView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false};
-}
+ViewFactory eventsView() { return createView<EventsView>(); }
 
 } // namespace kscope

@@ -145,16 +145,6 @@ private:
 
 } // namespace
 
-ViewSpec idleViewSpec()
-{
-    return {.id = QStringLiteral("idle"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Idle time"),
-            .dockObjectName = "idleDock",
-            .follows = Follows::Ranks,
-            .create = createView<IdleView>(),
-            .area = Qt::RightDockWidgetArea,
-            .raised = true,
-            .raiseOnRankClick = true};
-}
+ViewFactory idleView() { return createView<IdleView>(); }
 
 } // namespace kscope

@@ -99,16 +99,6 @@ private:
 
 } // namespace
 
-ViewSpec issuesViewSpec()
-{
-    return {.id = QStringLiteral("issues"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Import issues"),
-            .dockObjectName = "issuesDock",
-            .follows = Follows::Comparison,
-            .create = createView<IssuesView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .tabWith = QStringLiteral("overview"),
-            .raised = false};
-}
+ViewFactory issuesView() { return createView<IssuesView>(); }
 
 } // namespace kscope

@@ -171,14 +171,6 @@ private:
 
 } // namespace
 
-ViewSpec kernelBreakdownViewSpec()
-{
-    return {.id = QStringLiteral("kernels"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Kernel breakdown"),
-            .dockObjectName = "kernelBreakdownDock",
-            .create = createView<KernelBreakdownView>(),
-            .area = Qt::RightDockWidgetArea,
-            .raised = true};
-}
+ViewFactory kernelBreakdownView() { return createView<KernelBreakdownView>(); }
 
 } // namespace kscope

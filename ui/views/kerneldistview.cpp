@@ -176,17 +176,6 @@ private:
 
 } // namespace
 
-ViewSpec kernelDistributionViewSpec()
-{
-    return {.id = QStringLiteral("kernel-distribution"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Kernel distribution"),
-            .dockObjectName = "kernelDistributionDock",
-            .follows = Follows::Kernel,
-            .create = createView<KernelDistView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false,
-            .raiseOnKernelPick = true};
-}
+ViewFactory kernelDistributionView() { return createView<KernelDistView>(); }
 
 } // namespace kscope

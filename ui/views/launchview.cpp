@@ -180,16 +180,6 @@ private:
 
 } // namespace
 
-ViewSpec launchViewSpec()
-{
-    return {.id = QStringLiteral("launches"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Kernel launches"),
-            .dockObjectName = "launchesDock",
-            .follows = Follows::Ranks,
-            .create = createView<LaunchView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false};
-}
+ViewFactory launchView() { return createView<LaunchView>(); }
 
 } // namespace kscope

@@ -166,16 +166,6 @@ private:
 
 } // namespace
 
-ViewSpec memoryViewSpec()
-{
-    return {.id = QStringLiteral("memory"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Memory"),
-            .dockObjectName = "memoryDock",
-            .follows = Follows::Ranks,
-            .create = createView<MemoryView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false};
-}
+ViewFactory memoryView() { return createView<MemoryView>(); }
 
 } // namespace kscope

@@ -206,16 +206,6 @@ private:
 
 } // namespace
 
-ViewSpec operatorsViewSpec()
-{
-    return {.id = QStringLiteral("operators"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Operators"),
-            .dockObjectName = "operatorsDock",
-            .follows = Follows::Ranks | Follows::Op,
-            .create = createView<OperatorsView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false};
-}
+ViewFactory operatorsView() { return createView<OperatorsView>(); }
 
 } // namespace kscope

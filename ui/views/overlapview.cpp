@@ -62,15 +62,6 @@ private:
 
 } // namespace
 
-ViewSpec overlapViewSpec()
-{
-    return {.id = QStringLiteral("overlap"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Overlap"),
-            .dockObjectName = "overlapDock",
-            .create = createView<OverlapView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .tabWith = QStringLiteral("temporal"),
-            .raised = false};
-}
+ViewFactory overlapView() { return createView<OverlapView>(); }
 
 } // namespace kscope

@@ -128,14 +128,6 @@ private:
 
 } // namespace
 
-ViewSpec overviewViewSpec()
-{
-    return {.id = QStringLiteral("overview"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Overview"),
-            .dockObjectName = "overviewDock",
-            .create = createView<OverviewView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .raised = true};
-}
+ViewFactory overviewView() { return createView<OverviewView>(); }
 
 } // namespace kscope

@@ -154,16 +154,6 @@ private:
 
 } // namespace
 
-ViewSpec patternsViewSpec()
-{
-    return {.id = QStringLiteral("patterns"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Patterns and annotations"),
-            .dockObjectName = "patternsDock",
-            .follows = Follows::Ranks,
-            .create = createView<PatternsView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .tabWith = QStringLiteral("overview"),
-            .raised = false};
-}
+ViewFactory patternsView() { return createView<PatternsView>(); }
 
 } // namespace kscope

@@ -119,16 +119,6 @@ private:
 
 } // namespace
 
-ViewSpec queueViewSpec()
-{
-    return {.id = QStringLiteral("queue"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Queue and bandwidth"),
-            .dockObjectName = "queueDock",
-            .follows = Follows::Ranks,
-            .create = createView<QueueView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .tabWith = QStringLiteral("temporal"),
-            .raised = false};
-}
+ViewFactory queueView() { return createView<QueueView>(); }
 
 } // namespace kscope

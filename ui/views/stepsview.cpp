@@ -8,6 +8,7 @@
 #include "models/resulttableview.h"
 #include "plots/chartview.h"
 #include "plots/plots.h"
+#include "plots/stepadapters.h"
 
 #include "analysis/tables/patterntables.h"
 #include "analysis/patterns/steps.h"
@@ -21,7 +22,6 @@
 #include <QVBoxLayout>
 
 #include <cmath>
-#include <map>
 
 namespace kscope {
 
@@ -58,16 +58,12 @@ public:
         connect(m_span, &QComboBox::activated, this, [this] { setOption(kSpan, m_span->currentData()); });
         // A cell is a rank and a step: select both (the step narrows every view to it).
         connect(m_chart, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
-            if (m_stepNumbers.isEmpty() || m_rankRows.isEmpty())
-                return;
             const int x = int(std::lround(m_chart->xAxis->pixelToCoord(event->position().x())));
             const int y = int(std::lround(m_chart->yAxis->pixelToCoord(event->position().y())));
-            if (x < 0 || y < 0 || x >= m_stepNumbers.size() || y >= m_rankRows.size())
+            if (!m_map.message.isEmpty() || x < 0 || y < 0 || x >= m_map.xKeys.size() || y >= m_map.yKeys.size())
                 return;
-            const RankIndex rank = m_rankRows[y];
-            const int step = m_stepNumbers[x];
-            clickRank(rank);
-            selection()->setStep(step);
+            clickRankId(int(m_map.yKeys[y]));
+            selection()->setStep(int(m_map.xKeys[x]));
         });
         refresh();
     }
@@ -93,52 +89,15 @@ protected:
             const QSignalBlocker blocker(m_span);
             m_span->setCurrentIndex(gpu ? 0 : 1);
         }
-        QList<int> stragglers;
+        QStringList stragglers;
         for (int r : m_stragglerResult->ranks)
-            stragglers << r;
-        // Rows and columns are the ranks and steps the analysis lists; cells its spans.
-        std::map<int, int> column;
-        std::map<RankIndex, int> row;
-        m_stepNumbers.clear();
-        m_rankRows.clear();
-        for (int step : m_steps->steps) {
-            column[step] = int(m_stepNumbers.size());
-            m_stepNumbers << step;
-        }
-        for (const StepSpan& span : m_steps->spans)
-            if (!row.count(span.rankIndex)) {
-                row[span.rankIndex] = int(m_rankRows.size());
-                m_rankRows << span.rankIndex;
-            }
-        const auto whole = session()->run();
-        HeatMapData data;
-        data.title = gpu ? tr("GPU time of each step per rank (ms)") : tr("CPU time of each step per rank (ms)");
-        data.xLabel = tr("ProfilerStep");
-        data.yLabel = tr("Rank");
-        data.xKeys = QVector<double>(m_stepNumbers.begin(), m_stepNumbers.end());
-        for (RankIndex rank : std::as_const(m_rankRows)) {
-            data.yKeys << rankChartId(rank);
-            const QString name = fmt::qstr(whole->rankName(rank));
-            data.yLabels << (stragglers.contains(whole->at(rank).rank) ? tr("%1 ⚑").arg(name) : name);
-        }
-        data.values = QVector<double>(data.xKeys.size() * data.yKeys.size(), NAN);
-        for (const StepSpan& span : m_steps->spans) {
-            const auto c = column.find(span.step);
-            if (c == column.end())
-                continue;
-            const double ms = (gpu ? (span.hasGpu() ? double(span.gpuNs()) : NAN) : double(span.cpuNs())) / 1e6;
-            data.values[row[span.rankIndex] * data.xKeys.size() + c->second] = ms;
-        }
-        if (m_stepNumbers.isEmpty())
-            data.message = m_steps->error.empty() ? tr("The run has no ProfilerStep") : fmt::qstr(m_steps->error);
-        if (!stragglers.isEmpty())
-            data.footnote = tr("⚑ potential straggler (HTA's late-start rule on %1)").arg(fmt::qstr(session()->run()->str(m_stragglerResult->kernel)));
-        drawHeatMap(*m_chart, data);
+            stragglers << QString::number(r);
+        m_map = stepTimeMap(*m_steps, *m_stragglerResult, *session()->run(), gpu);
+        drawHeatMap(*m_chart, m_map);
         m_caption->setText(stragglers.isEmpty()
                                ? tr("No straggler found%1").arg(m_stragglerResult->error.empty() ? QString()
                                                                     : QStringLiteral(": ") + fmt::qstr(m_stragglerResult->error))
-                               : tr("<b>Potential stragglers:</b> rank %1").arg(
-                                     [&] { QStringList s; for (int r : stragglers) s << QString::number(r); return s.join(QStringLiteral(", ")); }()));
+                               : tr("<b>Potential stragglers:</b> rank %1").arg(stragglers.join(QStringLiteral(", "))));
         m_spans->setTable(std::make_shared<Table>(stepSpansTable(*session()->run(), *m_steps)));
         m_stragglers->setTable(std::make_shared<Table>(stragglersTable(*session()->run(), *m_stragglerResult)));
     }
@@ -148,8 +107,7 @@ protected:
         AnalysisView::showMessage(message);
         m_steps.reset();
         m_stragglerResult.reset();
-        m_stepNumbers.clear();
-        m_rankRows.clear();
+        m_map = {};
         m_caption->setText(message.size() < 60 ? message : QString());
     }
 
@@ -165,23 +123,13 @@ private:
     ChartView* m_chart;
     ResultTableView* m_spans;
     ResultTableView* m_stragglers;
-    QList<int> m_stepNumbers;  // the heat map's columns
-    QList<RankIndex> m_rankRows;  // its rows
+    HeatMapData m_map;  // as drawn: its columns are step numbers, its rows rank chart ids
     std::shared_ptr<const ProfilerSteps> m_steps;
     std::shared_ptr<const Stragglers> m_stragglerResult;
 };
 
 } // namespace
 
-ViewSpec stepsViewSpec()
-{
-    return {.id = QStringLiteral("steps"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Steps and stragglers"),
-            .dockObjectName = "stepsDock",
-            .create = createView<StepsView>(),
-            .area = Qt::RightDockWidgetArea,
-            .tabWith = QStringLiteral("idle"),
-            .raised = false};
-}
+ViewFactory stepsView() { return createView<StepsView>(); }
 
 } // namespace kscope

@@ -71,14 +71,6 @@ private:
 
 } // namespace
 
-ViewSpec temporalViewSpec()
-{
-    return {.id = QStringLiteral("temporal"),
-            .title = QT_TRANSLATE_NOOP("kscope::AnalysisView", "Temporal breakdown"),
-            .dockObjectName = "temporalDock",
-            .create = createView<TemporalView>(),
-            .area = Qt::LeftDockWidgetArea,
-            .raised = true};
-}
+ViewFactory temporalView() { return createView<TemporalView>(); }
 
 } // namespace kscope

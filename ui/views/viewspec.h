@@ -19,15 +19,18 @@ enum class Follows : unsigned { Nothing = 0, Ranks = 1, Kernel = 2, Comparison =
 constexpr Follows operator|(Follows a, Follows b) { return Follows(unsigned(a) | unsigned(b)); }
 constexpr bool operator&(Follows a, Follows b) { return (unsigned(a) & unsigned(b)) != 0; }
 
-// One analysis view, declared once: the window builds its dock, View menu entry, place in the
-// default layout and in Export All from this. Its analyses, drawing and tables are the view's
-// class (views/<id>view.cpp); the session computes and caches what it requests.
+using ViewFactory = std::function<AnalysisView*(const struct ViewSpec&, RunSession*, QWidget*)>;
+
+// One analysis view, declared once, in views/viewregistry.cpp's table: the window builds its
+// dock, View menu entry, place in the default layout and in Export All from this. Its analyses,
+// drawing and tables are the view's class (views/<name>view.cpp, which gives its factory); the
+// session computes and caches what it requests.
 struct ViewSpec {
     QString id;                  // also the stem of its exported files' names
     const char* title;           // translated with QObject::tr
     const char* dockObjectName;  // for saved layouts: never rename once shipped
     Follows follows = Follows::Nothing;
-    std::function<AnalysisView*(const ViewSpec&, RunSession*, QWidget*)> create;
+    ViewFactory create;
     // Default layout: the dock area, the view it shares a tab stack with, whether its tab is on top.
     Qt::DockWidgetArea area = Qt::RightDockWidgetArea;
     QString tabWith;
@@ -43,7 +46,7 @@ const ViewSpec* findViewSpec(const QString& id);
 
 // Makes a spec's create() for a view class with the constructor (const ViewSpec&, RunSession*, QWidget*).
 template <typename View>
-std::function<AnalysisView*(const ViewSpec&, RunSession*, QWidget*)> createView()
+ViewFactory createView()
 {
     return [](const ViewSpec& spec, RunSession* session, QWidget* parent) -> AnalysisView* {
         return new View(spec, session, parent);
