@@ -1,13 +1,14 @@
 // The GUI session's memory as a user pays it: `kscope_session_bench RUN_DIR [--steps N]` opens the
 // run in the main window (offscreen unless QT_QPA_PLATFORM says otherwise), shows every view on
 // the whole run, then chooses each step in turn (the first N), showing every view on each, and
-// reports what the session's bounded caches (step slices, results) add to the resident set,
-// relative to the run. A benchmark target of its own, never a timed test.
+// reports what the session's bounded caches (step slices, results) hold: the resident set they
+// add and a slice's own bytes, relative to the run. A benchmark target of its own, never a timed test.
 
 #include "session/runsession.h"
 #include "shell/mainwindow.h"
 #include "views/viewspec.h"
 
+#include "model/runslice.h"
 #include "model/trace.h"
 
 #include <QApplication>
@@ -78,7 +79,7 @@ bool showEveryView(MainWindow& window)
 
 void row(const char* name, double value, const char* unit)
 {
-    std::printf("%-34s %12.3f %s\n", name, value, unit);
+    std::printf("%-34s %12.6g %s\n", name, value, unit);
 }
 
 } // namespace
@@ -121,6 +122,7 @@ int main(int argc, char** argv)
             if (std::find(steps.begin(), steps.end(), s.number) == steps.end())
                 steps.push_back(s.number);
     std::sort(steps.begin(), steps.end());
+    const size_t stepCount = steps.size();
     steps.resize(std::min<size_t>(steps.size(), size_t(maxSteps)));
     double stepping = wholeRun;
     int resultsPeak = window.session()->cachedResultCount(), slicesPeak = 0;
@@ -132,19 +134,27 @@ int main(int argc, char** argv)
         resultsPeak = std::max(resultsPeak, window.session()->cachedResultCount());
         slicesPeak = std::max(slicesPeak, window.session()->stepSliceCount());
     }
-    const double heldBySteps = stepping - wholeRun;
-    const int slicesHeld = std::max(1, std::min<int>(int(steps.size()), RunSession::kMaxStepSlices));
+    // What a slice holds, counted directly (the resident set cannot tell a slice from heap the
+    // whole run's analyses freed): the last ones shown, as many as the session keeps.
+    double sliceMb = 0;
+    const size_t held = std::min<size_t>(steps.size(), RunSession::kMaxStepSlices);
+    for (size_t i = steps.size() - held; i < steps.size(); ++i)
+        for (const RankTrace& rank : sliceRunToStep(*run, steps[i])->ranks)
+            sliceMb += double(rank.residentBytes()) / (1024.0 * 1024.0);
+    const double perSlice = held ? sliceMb / double(held) : 0;
     row("run_resident", runMb, "MB");
     row("rss_after_load", afterLoad, "MB");
-    row("rss_every_view_whole_run", wholeRun, "MB");
+    row("rss_added_by_every_view", wholeRun - afterLoad, "MB");
+    row("rss_added_by_every_view_over_run", runMb > 0 ? (wholeRun - afterLoad) / runMb : 0, "ratio");
+    row("steps_in_run", double(stepCount), "");
     row("steps_shown", double(steps.size()), "");
     row("step_slices_held_peak", slicesPeak, "");
+    row("step_slice_size", perSlice, "MB");
+    row("step_slice_over_run", runMb > 0 ? perSlice / runMb : 0, "ratio");
     row("results_cached_peak", resultsPeak, "");
     row("results_cached_bound", RunSession::kMaxCachedResults, "");
-    row("rss_peak_stepping", stepping, "MB");
-    row("cache_peak_over_whole_run_views", heldBySteps, "MB");
-    row("cache_peak_over_run", runMb > 0 ? heldBySteps / runMb : 0, "ratio");
-    row("extra_rss_per_slice_over_run", runMb > 0 ? heldBySteps / slicesHeld / runMb : 0, "ratio");
+    row("rss_added_by_stepping", stepping - wholeRun, "MB");
+    row("rss_added_by_stepping_over_run", runMb > 0 ? (stepping - wholeRun) / runMb : 0, "ratio");
     row("peak_rss", peakResidentMb(), "MB");
     return 0;
 }

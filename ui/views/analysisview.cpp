@@ -80,8 +80,11 @@ QList<TableExport> AnalysisView::tables() const
     return tables;
 }
 
-void AnalysisView::addChart(ChartView* chart) { m_charts.push_back(chart); }
-void AnalysisView::addTableView(ResultTableView* table) { m_tableViews.push_back(table); }
+void AnalysisView::addCharts(std::initializer_list<ChartView*> charts) { m_charts.append(QList<ChartView*>(charts)); }
+void AnalysisView::addTableViews(std::initializer_list<ResultTableView*> tables)
+{
+    m_tableViews.append(QList<ResultTableView*>(tables));
+}
 
 void AnalysisView::refresh()
 {

@@ -91,8 +91,9 @@ protected:
     // issues say why a run has no usable rank).
     virtual bool hasTablesWithoutResult() const { return false; }
 
-    void addChart(ChartView* chart);
-    void addTableView(ResultTableView* table);
+    // The charts and tables the view shows, in the order Export All writes them.
+    void addCharts(std::initializer_list<ChartView*> charts);
+    void addTableViews(std::initializer_list<ResultTableView*> tables);
     // Selection writes from clicks: the session's selection, plus the drill signal.
     void clickRank(RankIndex rank);
     // A click on a per-rank chart, whose ids are RankIndex values (see rankChartIds()).

@@ -4,6 +4,7 @@
 // the rank that arrived last and its time span everywhere; a bar or heat-map cell selects a rank (and a step).
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/resulttablemodel.h"
@@ -19,8 +20,6 @@
 #include <span>
 
 #include <QLabel>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -47,25 +46,17 @@ public:
           m_ranks(new ResultTableView(QStringLiteral("collective-ranks"), this)),
           m_summary(new ResultTableView(QStringLiteral("collective-summary"), this))
     {
-        m_caption->setWordWrap(true);
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, true);
         m_bars->setMinimumHeight(110);
         m_lateness->setMinimumHeight(110);
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_bars, tr("Wait and transfer"));
-        tabs->addTab(m_lateness, tr("Lateness"));
-        tabs->addTab(m_instances, tr("Collectives"));
-        tabs->addTab(m_ranks, tr("Per rank"));
-        tabs->addTab(m_summary, tr("By size"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(m_caption);
-        layout->addWidget(tabs, 1);
-        addChart(m_bars);
-        addChart(m_lateness);
-        addTableView(m_instances);
-        addTableView(m_ranks);
-        addTableView(m_summary);
+        setPage(this, {m_caption},
+                tabPages(this, {{m_bars, tr("Wait and transfer")},
+                                {m_lateness, tr("Lateness")},
+                                {m_instances, tr("Collectives")},
+                                {m_ranks, tr("Per rank")},
+                                {m_summary, tr("By size")}}));
+        addCharts({m_bars, m_lateness});
+        addTableViews({m_instances, m_ranks, m_summary});
         connect(m_bars, &ChartView::idClicked, this, &CollectivesView::clickRankId);
         connect(m_lateness, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
             if (m_steps.isEmpty() || m_rankRows.isEmpty())

@@ -4,6 +4,7 @@
 // click selects that event's span, and its kernel); the path across ranks, linked at collectives.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/resulttablemodel.h"
@@ -16,12 +17,9 @@
 #include "analysis/tables/criticalpathtables.h"
 #include "model/trace.h"
 
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -40,8 +38,7 @@ public:
           m_shares(new ResultTableView(QStringLiteral("critical-path-ranks"), this)),
           m_crossPath(new ResultTableView(QStringLiteral("critical-path-across-ranks"), this))
     {
-        m_caption->setWordWrap(true);
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, true);
         m_annotation->setPlaceholderText(tr("ProfilerStep#"));
         m_annotation->setToolTip(tr("The window: events whose name contains this (HTA's annotation); empty = ProfilerStep#"));
         m_annotation->setMaximumWidth(180);
@@ -49,27 +46,14 @@ public:
         m_instance->setToolTip(tr("Which instance of the annotation, from 0 (HTA's instance_id)"));
         m_bars->setMinimumHeight(110);
         m_breakdown->setNameColumn(QStringLiteral("s_name"));
-        auto* controls = new QHBoxLayout;
-        controls->addWidget(m_caption, 1);
-        controls->addWidget(new QLabel(tr("Window:"), this));
-        controls->addWidget(m_annotation);
-        controls->addWidget(new QLabel(tr("#"), this));
-        controls->addWidget(m_instance);
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_bars, tr("Bound by, per rank"));
-        tabs->addTab(m_breakdown, tr("Path of the rank"));
-        tabs->addTab(m_summary, tr("Summary"));
-        tabs->addTab(m_shares, tr("Across ranks"));
-        tabs->addTab(m_crossPath, tr("Cross-rank path"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(controls);
-        layout->addWidget(tabs, 1);
-        addChart(m_bars);
-        addTableView(m_breakdown);
-        addTableView(m_summary);
-        addTableView(m_shares);
-        addTableView(m_crossPath);
+        setPage(this, {controlRow(this, {m_caption, tr("Window:"), m_annotation, tr("#"), m_instance})},
+                tabPages(this, {{m_bars, tr("Bound by, per rank")},
+                                {m_breakdown, tr("Path of the rank")},
+                                {m_summary, tr("Summary")},
+                                {m_shares, tr("Across ranks")},
+                                {m_crossPath, tr("Cross-rank path")}}));
+        addCharts({m_bars});
+        addTableViews({m_breakdown, m_summary, m_shares, m_crossPath});
         connect(m_bars, &ChartView::idClicked, this, &CriticalPathView::clickRankId);
         connect(m_annotation, &QLineEdit::editingFinished, this, [this] { setOption(kAnnotation, m_annotation->text()); });
         connect(m_instance, &QSpinBox::editingFinished, this, [this] { setOption(kInstance, m_instance->value()); });

@@ -4,6 +4,7 @@
 // that kernel in the run the other views show.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/modelroles.h"
@@ -19,11 +20,8 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -48,7 +46,7 @@ public:
           m_overlap(new ResultTableView(QStringLiteral("diff-overlap"), this)),
           m_kernels(new ResultTableView(QStringLiteral("diff-kernels"), this))
     {
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, false);
         m_device->addItem(tr("CPU and GPU"), int(DiffDevice::All));
         m_device->addItem(tr("CPU ops"), int(DiffDevice::Cpu));
         m_device->addItem(tr("GPU kernels"), int(DiffDevice::Gpu));
@@ -65,33 +63,15 @@ public:
         m_ops->proxy()->setFilterKeyColumn(0);
         m_chart->setMinimumHeight(140);  // eight labelled groups of three bars
 
-        auto* options = new QHBoxLayout;
-        options->addWidget(m_device);
-        options->addWidget(m_shortNames);
-        options->addWidget(m_allRanksSteps);
-        auto* filters = new QHBoxLayout;
-        filters->addWidget(m_search, 1);
-        filters->addWidget(m_changes);
-        auto* opsBox = new QWidget(this);
-        auto* opsLayout = new QVBoxLayout(opsBox);
-        opsLayout->setContentsMargins(0, 0, 0, 0);
-        opsLayout->addLayout(filters);
-        opsLayout->addWidget(m_ops, 1);
         // Tabs rather than a split: in a dock the bars and a table each need the whole height.
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_chart, tr("Largest changes"));
-        tabs->addTab(opsBox, tr("Ops"));
-        tabs->addTab(m_temporal, tr("Per rank"));
-        tabs->addTab(m_overlap, tr("Overlap"));
-        tabs->addTab(m_kernels, tr("Kernels per rank"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        options->insertWidget(0, m_caption, 1);
-        layout->addLayout(options);
-        layout->addWidget(tabs, 1);
-        addChart(m_chart);
-        for (ResultTableView* table : {m_ops, m_temporal, m_overlap, m_kernels})
-            addTableView(table);
+        setPage(this, {controlRow(this, {m_caption, m_device, m_shortNames, m_allRanksSteps})},
+                tabPages(this, {{m_chart, tr("Largest changes")},
+                                {stackedBox(this, {controlRow(this, {m_search, m_changes})}, m_ops), tr("Ops")},
+                                {m_temporal, tr("Per rank")},
+                                {m_overlap, tr("Overlap")},
+                                {m_kernels, tr("Kernels per rank")}}));
+        addCharts({m_chart});
+        addTableViews({m_ops, m_temporal, m_overlap, m_kernels});
 
         connect(m_device, &QComboBox::activated, this, [this] { setOption(kDevice, m_device->currentData()); });
         connect(m_shortNames, &QCheckBox::toggled, this, [this](bool on) { setOption(kShortNames, on); });

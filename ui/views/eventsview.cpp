@@ -5,6 +5,7 @@
 // elsewhere (a critical-path segment) is shown as the current row when it is in the table.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/eventtablemodel.h"
@@ -14,13 +15,11 @@
 #include "model/trace.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QTableView>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -43,7 +42,7 @@ public:
           m_name(new QLineEdit(this)), m_wholeRun(new QPushButton(tr("Whole time"), this)),
           m_table(new QTableView(this)), m_model(new EventTableModel(this))
     {
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, false);
         m_kind->addItem(tr("Every kind"), QString());
         for (EventClass c : {EventClass::Kernel, EventClass::CpuOp, EventClass::Runtime, EventClass::Memcpy, EventClass::Memset,
                              EventClass::Annotation, EventClass::Memory, EventClass::Other})
@@ -60,15 +59,7 @@ public:
         m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
         m_table->setWordWrap(false);
         m_table->setMinimumHeight(60);
-        auto* controls = new QHBoxLayout;
-        controls->addWidget(m_caption, 1);
-        controls->addWidget(m_kind);
-        controls->addWidget(m_name);
-        controls->addWidget(m_wholeRun);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(controls);
-        layout->addWidget(m_table, 1);
+        setPage(this, {controlRow(this, {m_caption, m_kind, m_name, m_wholeRun})}, m_table);
         connect(m_kind, &QComboBox::activated, this, [this] { setOption(kKind, m_kind->currentData()); });
         connect(m_name, &QLineEdit::editingFinished, this, [this] { setOption(kName, m_name->text()); });
         connect(m_wholeRun, &QPushButton::clicked, this, [this] { selection()->setTimeRange({}); });

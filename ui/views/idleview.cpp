@@ -2,6 +2,7 @@
 // other) and a histogram of the gaps' lengths per cause.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "plots/baradapters.h"
 #include "plots/chartview.h"
@@ -14,10 +15,7 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -46,22 +44,10 @@ public:
         m_delay->setToolTip(tr("Consecutive-kernel delay: a shorter gap between kernels counts as kernel wait (HTA: 30 µs)"));
         m_rankLabel->setToolTip(tr("Select another rank in a chart or the toolbar"));
         // Long messages ("No usable rank in ...") must not widen the dock: they are cut, not wrapped.
-        m_rankLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-        auto* controls = new QHBoxLayout;
-        controls->addWidget(m_rankLabel, 1);
-        controls->addWidget(new QLabel(tr("Kernel wait <"), this));
-        controls->addWidget(m_delay);
-        controls->addWidget(m_percent);
-        controls->addWidget(m_logBins);
-        auto* splitter = new QSplitter(Qt::Horizontal, this);
-        splitter->addWidget(m_streams);
-        splitter->addWidget(m_histogram);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(controls);
-        layout->addWidget(splitter, 1);
-        addChart(m_streams);
-        addChart(m_histogram);
+        makeCaption(m_rankLabel, false);
+        setPage(this, {controlRow(this, {m_rankLabel, tr("Kernel wait <"), m_delay, m_percent, m_logBins})},
+                splitOf(this, Qt::Horizontal, {m_streams, m_histogram}));
+        addCharts({m_streams, m_histogram});
         connect(m_percent, &QCheckBox::toggled, this, [this](bool on) { setOption(kPercent, on); });
         connect(m_logBins, &QCheckBox::toggled, this, [this](bool on) { setOption(kLogBins, on); });
         connect(m_delay, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kDelay, m_delay->value()); });

@@ -2,6 +2,7 @@
 // events per rank, warnings and skipped files. Double-click selects the row's rank.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 
@@ -13,7 +14,6 @@
 #include "model/trace.h"
 
 #include <QColor>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -31,9 +31,7 @@ public:
             const auto* severity = std::get_if<std::string>(&table.rows[size_t(row)][size_t(column)]);
             return severity && *severity == "error" ? QVariant(QColor(190, 30, 30)) : QVariant();
         });
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(m_table);
+        setPage(this, {}, m_table);
         connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
             // The file is the rank trace (two files may claim its number).
             const auto run = this->session()->run();

@@ -3,6 +3,7 @@
 // and a click on a row picks the kernel.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
@@ -17,12 +18,9 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
-#include <QSplitter>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -61,32 +59,11 @@ public:
         m_table->setNameColumn(QStringLiteral("name"));
         m_table->sortByColumn(1, Qt::DescendingOrder);
 
-        auto* optionsRow = new QHBoxLayout;
-        optionsRow->addWidget(new QLabel(tr("Top share"), this));
-        optionsRow->addWidget(m_ratio);
-        optionsRow->addWidget(new QLabel(tr("at most"), this));
-        optionsRow->addWidget(m_count);
-        optionsRow->addWidget(m_memory);
-        optionsRow->addStretch(1);
-        auto* filterRow = new QHBoxLayout;
-        filterRow->addWidget(m_search, 1);
-        filterRow->addWidget(m_rankOnly);
-        auto* tableBox = new QWidget(this);
-        auto* tableLayout = new QVBoxLayout(tableBox);
-        tableLayout->setContentsMargins(0, 0, 0, 0);
-        tableLayout->addLayout(filterRow);
-        tableLayout->addWidget(m_table, 1);
-        auto* splitter = new QSplitter(Qt::Vertical, this);
-        splitter->addWidget(m_chart);
-        splitter->addWidget(tableBox);
-        splitter->setStretchFactor(0, 2);
-        splitter->setStretchFactor(1, 3);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(optionsRow);
-        layout->addWidget(splitter, 1);
-        addChart(m_chart);
-        addTableView(m_table);
+        setPage(this, {controlRow(this, {tr("Top share"), m_ratio, tr("at most"), m_count, m_memory}, true)},
+                splitOf(this, Qt::Vertical,
+                        {m_chart, stackedBox(this, {controlRow(this, {m_search, m_rankOnly})}, m_table)}, {2, 3}));
+        addCharts({m_chart});
+        addTableViews({m_table});
 
         connect(m_ratio, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRatio, m_ratio->value()); });
         connect(m_count, &QSpinBox::editingFinished, this, [this] { setOption(kCount, m_count->value()); });

@@ -2,6 +2,7 @@
 // a box plot per rank of the kernel picked here or anywhere else.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/modelroles.h"
@@ -16,8 +17,6 @@
 #include "model/trace.h"
 
 #include <QLabel>
-#include <QSplitter>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -39,24 +38,12 @@ public:
           m_list(new ResultTableView(QStringLiteral("kernel-imbalance"), this)),
           m_chart(new ChartView(QStringLiteral("kernel-distribution"), this))
     {
-        m_caption->setWordWrap(true);
+        makeCaption(m_caption, true);
         m_list->setNameColumn(QStringLiteral("name"));
         m_list->resultModel()->setHiddenColumns({QStringLiteral("kernel_type")});
-        auto* listBox = new QWidget(this);
-        auto* listLayout = new QVBoxLayout(listBox);
-        listLayout->setContentsMargins(0, 0, 0, 0);
-        listLayout->addWidget(m_caption);
-        listLayout->addWidget(m_list, 1);
-        auto* splitter = new QSplitter(Qt::Horizontal, this);
-        splitter->addWidget(listBox);
-        splitter->addWidget(m_chart);
-        splitter->setStretchFactor(0, 2);
-        splitter->setStretchFactor(1, 3);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(splitter);
-        addChart(m_chart);
-        addTableView(m_list);  // a message clears it: no other run's kernels to click
+        setPage(this, {}, splitOf(this, Qt::Horizontal, {stackedBox(this, {m_caption}, m_list), m_chart}, {2, 3}));
+        addCharts({m_chart});
+        addTableViews({m_list});  // a message clears it: no other run's kernels to click
         connect(m_list, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             if (index.data(kIdRole).toUInt() != shownKernel())
                 pickKernel(index.data(kIdRole).toUInt(), index.siblingAtColumn(0).data(kFilterRole).toString());

@@ -3,6 +3,7 @@
 // launches (a click selects the kernel), and launches per runtime API.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/modelroles.h"
@@ -18,11 +19,7 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -55,35 +52,18 @@ public:
           m_outliers(new ResultTableView(QStringLiteral("launch-outliers"), this)),
           m_apis(new ResultTableView(QStringLiteral("launch-apis"), this))
     {
-        m_rankLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_rankLabel, false);
         m_memory->setToolTip(tr("Count cudaMemcpyAsync / cudaMemsetAsync launches too"));
         m_outliers->setNameColumn(QStringLiteral("name"));
-        auto* controls = new QHBoxLayout;
-        controls->addWidget(m_rankLabel, 1);
-        controls->addWidget(new QLabel(tr("Runtime >"), this));
-        controls->addWidget(m_runtimeCutoff);
-        controls->addWidget(new QLabel(tr("Delay >"), this));
-        controls->addWidget(m_delayCutoff);
-        controls->addWidget(m_memory);
-        auto* charts = new QSplitter(Qt::Horizontal, this);
-        for (ChartView* chart : {m_short, m_runtime, m_delay}) {
-            chart->setMinimumSize(140, 120);  // three side by side must not widen the dock
-            charts->addWidget(chart);
-        }
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_outliers, tr("Outliers"));
-        tabs->addTab(m_apis, tr("Launches per API"));
-        auto* splitter = new QSplitter(Qt::Vertical, this);
-        splitter->addWidget(charts);
-        splitter->addWidget(tabs);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(controls);
-        layout->addWidget(splitter, 1);
         for (ChartView* chart : {m_short, m_runtime, m_delay})
-            addChart(chart);
-        addTableView(m_outliers);
-        addTableView(m_apis);
+            chart->setMinimumSize(140, 120);  // three side by side must not widen the dock
+        setPage(this,
+                {controlRow(this, {m_rankLabel, tr("Runtime >"), m_runtimeCutoff, tr("Delay >"), m_delayCutoff, m_memory})},
+                splitOf(this, Qt::Vertical,
+                        {splitOf(this, Qt::Horizontal, {m_short, m_runtime, m_delay}),
+                         tabPages(this, {{m_outliers, tr("Outliers")}, {m_apis, tr("Launches per API")}})}));
+        addCharts({m_short, m_runtime, m_delay});
+        addTableViews({m_outliers, m_apis});
         connect(m_runtimeCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRuntimeCutoff, m_runtimeCutoff->value()); });
         connect(m_delayCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kDelayCutoff, m_delayCutoff->value()); });
         connect(m_memory, &QCheckBox::toggled, this, [this](bool on) { setOption(kMemory, on); });

@@ -4,6 +4,7 @@
 // Operators view. Tables: per device, per step peaks, the ops that allocate most, unfreed blocks.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/resulttablemodel.h"
@@ -18,8 +19,6 @@
 
 #include <QLabel>
 #include <QMouseEvent>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 #include <algorithm>
 
@@ -39,25 +38,17 @@ public:
           m_ops(new ResultTableView(QStringLiteral("memory-ops"), this)),
           m_unfreed(new ResultTableView(QStringLiteral("memory-unfreed"), this))
     {
-        m_caption->setWordWrap(true);
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, true);
         m_chart->setMinimumHeight(110);
         m_ops->setNameColumn(QStringLiteral("op"));
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_chart, tr("Over time"));
-        tabs->addTab(m_devices, tr("Devices"));
-        tabs->addTab(m_steps, tr("Per step"));
-        tabs->addTab(m_ops, tr("By op"));
-        tabs->addTab(m_unfreed, tr("Not freed"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(m_caption);
-        layout->addWidget(tabs, 1);
-        addChart(m_chart);
-        addTableView(m_devices);
-        addTableView(m_steps);
-        addTableView(m_ops);
-        addTableView(m_unfreed);
+        setPage(this, {m_caption},
+                tabPages(this, {{m_chart, tr("Over time")},
+                                {m_devices, tr("Devices")},
+                                {m_steps, tr("Per step")},
+                                {m_ops, tr("By op")},
+                                {m_unfreed, tr("Not freed")}}));
+        addCharts({m_chart});
+        addTableViews({m_devices, m_steps, m_ops, m_unfreed});
         connect(m_chart, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
             pointAt(m_chart->xAxis->pixelToCoord(event->position().x()));
         });

@@ -4,6 +4,7 @@
 // them selects that kernel in the kernel views.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/modelroles.h"
@@ -17,10 +18,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -42,8 +40,7 @@ public:
           m_ops(new ResultTableView(QStringLiteral("operators"), this)),
           m_kernels(new ResultTableView(QStringLiteral("operator-kernels"), this))
     {
-        m_caption->setWordWrap(true);
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, true);
         m_groupBy->addItem(tr("By name"), QStringLiteral("name"));
         m_groupBy->addItem(tr("By input shape"), QStringLiteral("shape"));
         m_groupBy->addItem(tr("By call stack"), QStringLiteral("stack"));
@@ -54,30 +51,13 @@ public:
         // One rank and one op at a time: the title says which (the exported CSV keeps the columns).
         m_ops->resultModel()->setHiddenColumns({QStringLiteral("rank")});
         m_kernels->resultModel()->setHiddenColumns({QStringLiteral("rank"), QStringLiteral("operator")});
-        auto* controls = new QHBoxLayout;
-        controls->addWidget(m_caption, 1);
-        controls->addWidget(m_groupBy);
-        controls->addWidget(m_annotations);
-        auto* splitter = new QSplitter(Qt::Vertical, this);
-        splitter->addWidget(m_ops);
-        auto* kernels = new QWidget(this);
-        auto* kernelsLayout = new QVBoxLayout(kernels);
-        kernelsLayout->setContentsMargins(0, 0, 0, 0);
-        m_kernelsTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-        kernelsLayout->addWidget(m_kernelsTitle);
-        kernelsLayout->addWidget(m_kernels, 1);
-        splitter->addWidget(kernels);
+        makeCaption(m_kernelsTitle, false);
         // Two tables stacked must not make the bottom dock taller than a small screen allows.
         m_ops->setMinimumHeight(48);
         m_kernels->setMinimumHeight(32);
-        splitter->setStretchFactor(0, 3);
-        splitter->setStretchFactor(1, 2);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(controls);
-        layout->addWidget(splitter, 1);
-        addTableView(m_ops);
-        addTableView(m_kernels);
+        setPage(this, {controlRow(this, {m_caption, m_groupBy, m_annotations})},
+                splitOf(this, Qt::Vertical, {m_ops, stackedBox(this, {m_kernelsTitle}, m_kernels)}, {3, 2}));
+        addTableViews({m_ops, m_kernels});
         connect(m_groupBy, &QComboBox::activated, this, [this] { setOption(kGroupBy, m_groupBy->currentData()); });
         connect(m_annotations, &QCheckBox::toggled, this, [this](bool on) { setOption(kAnnotations, on); });
         connect(m_ops, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {

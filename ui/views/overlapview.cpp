@@ -1,6 +1,7 @@
 // Communication overlapped by computation, one bar per rank (HTA's get_comm_comp_overlap).
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "plots/baradapters.h"
 #include "plots/chartview.h"
@@ -10,7 +11,6 @@
 #include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -21,10 +21,8 @@ public:
     OverlapView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_chart(new ChartView(QStringLiteral("comm-comp-overlap"), this))
     {
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(m_chart, 1);
-        addChart(m_chart);
+        setPage(this, {}, m_chart);
+        addCharts({m_chart});
         connect(m_chart, &ChartView::idClicked, this, &OverlapView::clickRankId);
         refresh();
     }

@@ -2,6 +2,7 @@
 // breakdown as a table; clicking a row selects its rank.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/modelroles.h"
@@ -15,7 +16,6 @@
 
 #include <QLabel>
 #include <QLocale>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -48,12 +48,8 @@ public:
         // Never squeezed below its text: the table under it scrolls instead.
         m_summary->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
         m_table->sortByColumn(0, Qt::AscendingOrder);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(6, 6, 6, 6);
-        layout->addWidget(m_summary);
-        layout->addWidget(new QLabel(tr("<b>Temporal breakdown</b> (GPU time per rank)"), this));
-        layout->addWidget(m_table, 1);
-        addTableView(m_table);
+        setPage(this, {m_summary, new QLabel(tr("<b>Temporal breakdown</b> (GPU time per rank)"), this)}, m_table);
+        addTableViews({m_table});
         // Each row's id is its rank trace (two files may claim one rank number).
         connect(m_table, &QTableView::clicked, this,
                 [this](const QModelIndex& index) { clickRank(RankIndex{index.data(kIdRole).toUInt()}); });

@@ -3,6 +3,7 @@
 // operator box completes from the run's op names; a click on a pattern selects its first kernel.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/modelroles.h"
@@ -16,12 +17,9 @@
 
 #include <QCheckBox>
 #include <QCompleter>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QStringListModel>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -39,7 +37,7 @@ public:
           m_annotations(new ResultTableView(QStringLiteral("annotations"), this)),
           m_names(new QStringListModel(this))
     {
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, false);
         m_operator->setPlaceholderText(tr("Operator, e.g. aten::linear"));
         m_operator->setText(option(kOperator, QStringLiteral("aten::linear")));
         auto* completer = new QCompleter(m_names, this);
@@ -49,20 +47,9 @@ public:
         m_cpu->setToolTip(tr("CPU-side user annotations (user_annotation) instead of GPU ones"));
         m_patterns->setWideColumn(QStringLiteral("pattern"));
         m_annotations->setWideColumn(QStringLiteral("name"));
-        auto* top = new QHBoxLayout;
-        top->addWidget(new QLabel(tr("Operator:"), this));
-        top->addWidget(m_operator, 1);
-        top->addWidget(m_cpu);
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_patterns, tr("Kernel sequences"));
-        tabs->addTab(m_annotations, tr("User annotations"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(top);
-        layout->addWidget(m_caption);
-        layout->addWidget(tabs, 1);
-        addTableView(m_patterns);
-        addTableView(m_annotations);
+        setPage(this, {controlRow(this, {tr("Operator:"), m_operator, m_cpu}), m_caption},
+                tabPages(this, {{m_patterns, tr("Kernel sequences")}, {m_annotations, tr("User annotations")}}));
+        addTableViews({m_patterns, m_annotations});
         connect(m_operator, &QLineEdit::editingFinished, this, [this] { setOption(kOperator, m_operator->text().trimmed()); });
         connect(m_cpu, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuAnnotations, on); });
         connect(m_patterns, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {

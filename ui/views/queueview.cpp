@@ -2,6 +2,7 @@
 // over time (HTA's queue length and memory bandwidth time series), with their summaries.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "models/resulttableview.h"
 #include "plots/chartview.h"
@@ -14,9 +15,6 @@
 #include "model/trace.h"
 
 #include <QLabel>
-#include <QSplitter>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -34,31 +32,20 @@ public:
           m_blocked(new ResultTableView(QStringLiteral("queue-blocked"), this)),
           m_bandwidthStats(new ResultTableView(QStringLiteral("memory-bw-summary"), this))
     {
-        m_rankLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_rankLabel, false);
         m_queue->setMinimumHeight(120);
         m_bandwidth->setMinimumHeight(120);
-        auto* charts = new QSplitter(Qt::Vertical, this);
-        charts->addWidget(m_queue);
-        charts->addWidget(m_bandwidth);
         for (ResultTableView* table : {m_queueStats, m_blocked, m_bandwidthStats})
             table->setMinimumWidth(120);
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_queueStats, tr("Queue length"));
-        tabs->addTab(m_blocked, tr("Full queue"));
-        tabs->addTab(m_bandwidthStats, tr("Bandwidth"));
-        auto* splitter = new QSplitter(Qt::Horizontal, this);
-        splitter->addWidget(charts);
-        splitter->addWidget(tabs);
-        splitter->setStretchFactor(0, 3);
-        splitter->setStretchFactor(1, 2);
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(m_rankLabel);
-        layout->addWidget(splitter, 1);
-        addChart(m_queue);
-        addChart(m_bandwidth);
-        for (ResultTableView* table : {m_queueStats, m_blocked, m_bandwidthStats})
-            addTableView(table);
+        setPage(this, {m_rankLabel},
+                splitOf(this, Qt::Horizontal,
+                        {splitOf(this, Qt::Vertical, {m_queue, m_bandwidth}),
+                         tabPages(this, {{m_queueStats, tr("Queue length")},
+                                         {m_blocked, tr("Full queue")},
+                                         {m_bandwidthStats, tr("Bandwidth")}})},
+                        {3, 2}));
+        addCharts({m_queue, m_bandwidth});
+        addTableViews({m_queueStats, m_blocked, m_bandwidthStats});
         refresh();
     }
 

@@ -3,6 +3,7 @@
 // and step everywhere.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/resulttableview.h"
@@ -15,11 +16,7 @@
 #include "model/trace.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QSplitter>
-#include <QTabWidget>
-#include <QVBoxLayout>
 
 #include <cmath>
 
@@ -37,24 +34,14 @@ public:
           m_spans(new ResultTableView(QStringLiteral("step-spans"), this)),
           m_stragglers(new ResultTableView(QStringLiteral("stragglers"), this))
     {
-        m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+        makeCaption(m_caption, false);
         m_chart->setMinimumHeight(110);
         m_span->addItem(tr("GPU span"), QStringLiteral("gpu"));
         m_span->addItem(tr("CPU span"), QStringLiteral("cpu"));
-        auto* top = new QHBoxLayout;
-        top->addWidget(m_caption, 1);
-        top->addWidget(m_span);
-        auto* tabs = new QTabWidget(this);
-        tabs->addTab(m_chart, tr("Step time"));
-        tabs->addTab(m_spans, tr("Spans"));
-        tabs->addTab(m_stragglers, tr("Stragglers"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addLayout(top);
-        layout->addWidget(tabs, 1);
-        addChart(m_chart);
-        addTableView(m_spans);
-        addTableView(m_stragglers);
+        setPage(this, {controlRow(this, {m_caption, m_span})},
+                tabPages(this, {{m_chart, tr("Step time")}, {m_spans, tr("Spans")}, {m_stragglers, tr("Stragglers")}}));
+        addCharts({m_chart});
+        addTableViews({m_spans, m_stragglers});
         connect(m_span, &QComboBox::activated, this, [this] { setOption(kSpan, m_span->currentData()); });
         // A cell is a rank and a step: select both (the step narrows every view to it).
         connect(m_chart, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {

@@ -1,6 +1,7 @@
 // Temporal breakdown: stacked bars per rank (idle / compute / non-compute), percent or absolute.
 
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "plots/baradapters.h"
 #include "plots/chartview.h"
@@ -11,7 +12,6 @@
 #include "analysis/core/temporalbreakdown.h"
 
 #include <QCheckBox>
-#include <QVBoxLayout>
 
 namespace kscope {
 
@@ -31,11 +31,8 @@ public:
     {
         m_percent->setChecked(boolOption(QStringLiteral("percent"), true));
         m_percent->setToolTip(tr("Off: absolute time per rank"));
-        auto* layout = new QVBoxLayout(this);
-        layout->setContentsMargins(4, 4, 4, 4);
-        layout->addWidget(m_percent);
-        layout->addWidget(m_chart, 1);
-        addChart(m_chart);
+        setPage(this, {m_percent}, m_chart);
+        addCharts({m_chart});
         connect(m_percent, &QCheckBox::toggled, this, [this](bool on) { setOption(QStringLiteral("percent"), on); });
         connect(m_chart, &ChartView::idClicked, this, &TemporalView::clickRankId);
         refresh();
