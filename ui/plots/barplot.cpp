@@ -37,10 +37,8 @@ void drawBars(ChartView& view, const BarChartData& data)
     valueAxis->setLabel(data.valueLabel);
     valueAxis->grid()->setVisible(true);
     if (!data.message.isEmpty() || data.keys.isEmpty()) {
-        view.setLegendVisible(false);
-        valueAxis->setRange(0, data.percent ? 100 : 1);
-        view.showMessage(data.message);
-        view.finishChart();
+        const QCPRange keys = keyAxis->range(), values(0, data.percent ? 100 : 1);
+        view.finishEmpty(data.message, data.horizontal ? values : keys, data.horizontal ? keys : values);
         return;
     }
     for (int i = 0; i < data.keys.size(); ++i)
@@ -52,15 +50,19 @@ void drawBars(ChartView& view, const BarChartData& data)
     const bool dense = data.keys.size() > 64;
     const QPen outline = dense ? QPen(Qt::NoPen) : QPen(Qt::white, 0.8);
     const double width = data.keys.size() > 200 ? 1.0 : 0.72;
+    const auto newBars = [&](const QColor& colour, double barWidth) {
+        auto* bars = new QCPBars(keyAxis, valueAxis);
+        bars->setWidth(barWidth);
+        bars->setPen(outline);
+        bars->setBrush(colour);
+        return bars;
+    };
     if (data.colorPerKey) {
         // One plottable per key so each can carry its category colour.
         const BarSeries& series = data.series.front();
         for (int i = 0; i < data.keys.size(); ++i) {
-            auto* bars = new QCPBars(keyAxis, valueAxis);
+            auto* bars = newBars(data.keyColors.value(i), width);
             bars->removeFromLegend();
-            bars->setWidth(width);
-            bars->setPen(outline);
-            bars->setBrush(data.keyColors.value(i));
             bars->addData(data.keys[i], series.values.value(i));
             view.setPlottableTooltips(bars, {data.tooltips.value(i)});
         }
@@ -71,11 +73,8 @@ void drawBars(ChartView& view, const BarChartData& data)
         group->setSpacing(0);
         const double barWidth = width / std::max<qsizetype>(1, data.series.size());
         for (const BarSeries& series : data.series) {
-            auto* bars = new QCPBars(keyAxis, valueAxis);
+            auto* bars = newBars(series.color, barWidth);
             bars->setName(series.name);
-            bars->setWidth(barWidth);
-            bars->setPen(outline);
-            bars->setBrush(series.color);
             bars->setData(data.keys, series.values, true);
             bars->setBarsGroup(group);
             view.setPlottableTooltips(bars, data.tooltips);
@@ -84,11 +83,8 @@ void drawBars(ChartView& view, const BarChartData& data)
     } else {
         QCPBars* below = nullptr;
         for (const BarSeries& series : data.series) {
-            auto* bars = new QCPBars(keyAxis, valueAxis);
+            auto* bars = newBars(series.color, width);
             bars->setName(series.name);
-            bars->setWidth(width);
-            bars->setPen(outline);
-            bars->setBrush(series.color);
             bars->setStackingGap(0);
             bars->setAntialiased(!dense);
             bars->setData(data.keys, series.values, true);

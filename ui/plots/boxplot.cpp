@@ -16,10 +16,7 @@ void drawBoxes(ChartView& view, const BoxChartData& data)
     view.setFootnote(data.footnote);
     view.xAxis->grid()->setVisible(false);
     if (!data.message.isEmpty() || data.boxes.isEmpty()) {
-        view.xAxis->setRange(-0.6, 0.6);
-        view.yAxis->setRange(0, 1);
-        view.showMessage(data.message);
-        view.finishChart();
+        view.finishEmpty(data.message, {-0.6, 0.6});
         return;
     }
     auto* boxes = new QCPStatisticalBox(view.xAxis, view.yAxis);

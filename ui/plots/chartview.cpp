@@ -251,6 +251,15 @@ void ChartView::finishChart()
     replot();
 }
 
+void ChartView::finishEmpty(const QString& message, QCPRange xRange, QCPRange yRange)
+{
+    setLegendVisible(false);
+    xAxis->setRange(xRange);
+    yAxis->setRange(yRange);
+    showMessage(message);
+    finishChart();
+}
+
 void ChartView::setHighlightedIds(const QList<int>& ids)
 {
     m_highlightedIds = ids;

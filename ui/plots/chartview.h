@@ -38,6 +38,9 @@ public:
     void setIntegerKeyTicks(int keyCount, const QStringList& labels = {});
     void setLegendVisible(bool visible);
     void finishChart();  // remembers the view for reset, replots
+    // Finishes a chart with nothing to plot: empty axes over these ranges, no legend, the message
+    // in the middle.
+    void finishEmpty(const QString& message, QCPRange xRange = {0, 1}, QCPRange yRange = {0, 1});
 
     void setHighlightedIds(const QList<int>& ids);
     // Keys whose data is incomplete (a rank read only up to an error): drawn hatched.

@@ -14,10 +14,7 @@ void drawHeatMap(ChartView& view, const HeatMapData& data)
     view.setFootnote(data.footnote);
     const int nx = int(data.xKeys.size()), ny = int(data.yKeys.size());
     if (!data.message.isEmpty() || nx == 0 || ny == 0) {
-        view.xAxis->setRange(0, 1);
-        view.yAxis->setRange(0, 1);
-        view.showMessage(data.message);
-        view.finishChart();
+        view.finishEmpty(data.message);
         return;
     }
     // Cells sit on their index: step i at x = i, rank row j at y = j, labelled with the numbers.

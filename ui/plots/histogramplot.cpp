@@ -18,11 +18,7 @@ void drawHistogram(ChartView& view, const HistogramData& data)
     counts->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
     view.yAxis->setTicker(counts);
     if (!data.message.isEmpty() || data.edges.size() < 2) {
-        view.setLegendVisible(false);
-        view.xAxis->setRange(0, 1);
-        view.yAxis->setRange(0, 1);
-        view.showMessage(data.message);
-        view.finishChart();
+        view.finishEmpty(data.message);
         return;
     }
     if (data.logKeys) {

@@ -21,16 +21,16 @@ QString tr(const char* text) { return QCoreApplication::translate("kscope::Launc
 
 // Step series of one rank on a shared time origin, thinned for drawing.
 template <typename Series, typename Name, typename Value>
-SeriesChartData stepLines(const std::vector<Series>& all, int rank, int buckets, Name name, Value value)
+SeriesChartData stepLines(const std::vector<Series>& all, RankIndex rank, int buckets, Name name, Value value)
 {
     SeriesChartData data;
     int64_t origin = std::numeric_limits<int64_t>::max();
     for (const Series& s : all)
-        if (s.rank == rank && !s.tsNs.empty())
+        if (s.rankIndex == rank && !s.tsNs.empty())
             origin = std::min(origin, s.tsNs.front());
     int index = 0;
     for (const Series& s : all) {
-        if (s.rank != rank || s.tsNs.empty())
+        if (s.rankIndex != rank || s.tsNs.empty())
             continue;
         QVector<double> keys, values;
         keys.reserve(qsizetype(s.tsNs.size()));
@@ -67,7 +67,7 @@ HistogramData launchHistogramData(const LaunchHistogram& histogram, const QStrin
     return data;
 }
 
-SeriesChartData queueSeriesData(const QueueLength& result, int rank, const QString& rankName, int buckets)
+SeriesChartData queueSeriesData(const QueueLength& result, RankIndex rank, const QString& rankName, int buckets)
 {
     SeriesChartData data = stepLines(
         result.series, rank, buckets, [](const QueueSeries& s) { return tr("stream %1").arg(s.stream); },
@@ -75,12 +75,12 @@ SeriesChartData queueSeriesData(const QueueLength& result, int rank, const QStri
     data.title = tr("Launch queue length on rank %1").arg(rankName);
     data.valueLabel = tr("Queued launches");
     if (data.series.isEmpty())
-        data.message = result.error.empty() ? tr("Rank %1 launched nothing onto a GPU stream").arg(rank)
+        data.message = result.error.empty() ? tr("Rank %1 launched nothing onto a GPU stream").arg(rankName)
                                             : tr("No result: %1").arg(fmt::qstr(result.error));
     return data;
 }
 
-SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, const QString& rankName, int buckets)
+SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, RankIndex rank, const QString& rankName, int buckets)
 {
     SeriesChartData data = stepLines(
         result.series, rank, buckets, [](const MemoryBwSeries& s) { return fmt::qstr(s.kind); },
@@ -88,7 +88,7 @@ SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, int rank, con
     data.title = tr("Memory copy bandwidth on rank %1").arg(rankName);
     data.valueLabel = tr("GB/s");
     if (data.series.isEmpty())
-        data.message = result.error.empty() ? tr("Rank %1 ran no memcpy or memset").arg(rank)
+        data.message = result.error.empty() ? tr("Rank %1 ran no memcpy or memset").arg(rankName)
                                             : tr("No result: %1").arg(fmt::qstr(result.error));
     return data;
 }

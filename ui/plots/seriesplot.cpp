@@ -13,11 +13,7 @@ void drawSeries(ChartView& view, const SeriesChartData& data)
     view.setFootnote(data.footnote);
     const bool empty = std::all_of(data.series.begin(), data.series.end(), [](const LineSeries& s) { return s.keys.isEmpty(); });
     if (!data.message.isEmpty() || empty) {
-        view.setLegendVisible(false);
-        view.xAxis->setRange(0, 1);
-        view.yAxis->setRange(0, 1);
-        view.showMessage(data.message);
-        view.finishChart();
+        view.finishEmpty(data.message);
         return;
     }
     double left = 0, right = 0, top = 0;

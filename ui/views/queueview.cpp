@@ -68,10 +68,8 @@ protected:
         m_queueResult = results.share(queueRequest());
         m_bandwidthResult = results.share(bandwidthRequest());
         m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(shownRankName().toHtmlEscaped()));
-        // The results hold the shown rank trace alone: their rows carry its number.
-        const int number = slice().at(shownRank()).rank;
-        drawSeries(*m_queue, queueSeriesData(*m_queueResult, number, shownRankName(), kBuckets));
-        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, number, shownRankName(), kBuckets));
+        drawSeries(*m_queue, queueSeriesData(*m_queueResult, shownRank(), shownRankName(), kBuckets));
+        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, shownRank(), shownRankName(), kBuckets));
         m_queueStats->setTable(std::make_shared<Table>(queueSummaryTable(*m_queueResult)));
         m_blocked->setTable(std::make_shared<Table>(queueBlockedTable(*m_queueResult)));
         m_bandwidthStats->setTable(std::make_shared<Table>(memoryBwSummaryTable(*m_bandwidthResult)));
