@@ -1,5 +1,7 @@
 #pragma once
 
+#include "model/ids.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -39,6 +41,9 @@ struct Table {
     std::vector<TableColumn> columns;
     std::vector<std::vector<Cell>> rows;
     std::vector<std::string> notes;  // printed to stderr in table/csv mode, "notes" in JSON
+    // Per-rank tables: the rank trace each row is about (its "rank" column is only the number a
+    // file claims, which two files may share). Empty when rows are not per rank. Not written.
+    std::vector<RankIndex> rowRanks;
 
     void addRow(std::vector<Cell> row) { rows.push_back(std::move(row)); }
     std::vector<std::string> columnNames() const { return {columns.begin(), columns.end()}; }

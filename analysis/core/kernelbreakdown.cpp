@@ -198,6 +198,7 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
         std::sort(byName.begin(), byName.end(), [&run](const NameStats* a, const NameStats* b) {
             return run.str(a->name) < run.str(b->name);
         });
+        const size_t firstRow = result.kernels.size();
         for (KernelType type : analysed) {
             std::vector<const NameStats*> ofType;
             for (const NameStats* s : byName)
@@ -205,6 +206,8 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
                     ofType.push_back(s);
             aggregateType(ofType, rank.rank, options, result.kernels);
         }
+        for (size_t k = firstRow; k < result.kernels.size(); ++k)
+            result.kernels[k].rankIndex = run.indexOf(rank);
 
         const RankGpuUnions unions = gpuUnions(rank, types, options.htaCompat);
         std::vector<const std::vector<Interval>*> typeUnions = {&unions.computation, &unions.communication};

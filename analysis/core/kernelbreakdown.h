@@ -30,6 +30,7 @@ struct KernelStatsRow {
     StringId name;  // null for the "others" row
     KernelType type = KernelType::Other;
     int rank = -1;
+    RankIndex rankIndex;  // two files may claim one rank number
     int64_t count = 0;  // kernel launches behind the row
     int64_t sumNs = 0;
     int64_t maxNs = 0;

@@ -69,6 +69,7 @@ Table kernelsTable(const Run& run, const KernelBreakdown& result)
         table.addRow({std::string(rowName(run, row)), microsCell(row.sumNs), microsCell(row.maxNs),
                       microsCell(row.minNs), microsCell(row.stddevNs), microsCell(row.meanNs),
                       std::string(toString(row.type)), int64_t{row.rank}});
+        table.rowRanks.push_back(row.rankIndex);
     }
     return withNotes(std::move(table), result);
 }

@@ -1,8 +1,7 @@
 #pragma once
 
+#ifndef Q_MOC_RUN  // moc cannot parse <compare>'s concepts (model/ids.h); it needs none of these
 #include "analysis/resulttable.h"
-
-#ifndef Q_MOC_RUN
 #include "model/trace.h"
 #endif
 

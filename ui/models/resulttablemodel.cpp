@@ -172,6 +172,8 @@ QVariant ResultTableModel::data(const QModelIndex& index, int role) const
             if (const auto* rank = std::get_if<int64_t>(&m_table->rows[size_t(row)][size_t(m_rankColumn)]))
                 return int(*rank);
         return -1;
+    case kRankIndexRole:
+        return m_table->rowRanks.size() == m_table->rows.size() ? int(m_table->rowRanks[size_t(row)].value) : -1;
     case kIdRole:
         if (!m_rowIds.isEmpty())
             return m_rowIds.value(row);

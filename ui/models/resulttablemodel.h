@@ -1,6 +1,8 @@
 #pragma once
 
+#ifndef Q_MOC_RUN  // moc cannot parse <compare>'s concepts (model/ids.h); it needs no table
 #include "analysis/resulttable.h"
+#endif
 
 #include <QAbstractTableModel>
 #include <QHash>

@@ -19,7 +19,7 @@ ResultFilterProxy::ResultFilterProxy(QObject* parent) : QSortFilterProxyModel(pa
     setFilterCaseSensitivity(Qt::CaseInsensitive);
 }
 
-void ResultFilterProxy::setRankFilter(const QList<int>& ranks)
+void ResultFilterProxy::setRankFilter(const QList<RankIndex>& ranks)
 {
     if (ranks == m_ranks)
         return;
@@ -37,8 +37,11 @@ bool ResultFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
 {
     if (m_rowFilter && !m_rowFilter(sourceRow))
         return false;
-    if (!m_ranks.isEmpty() && !m_ranks.contains(sourceModel()->index(sourceRow, 0, sourceParent).data(kRankRole).toInt()))
-        return false;
+    if (!m_ranks.isEmpty()) {
+        const int rank = sourceModel()->index(sourceRow, 0, sourceParent).data(kRankIndexRole).toInt();
+        if (rank < 0 || !m_ranks.contains(RankIndex{static_cast<uint32_t>(rank)}))
+            return false;
+    }
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
 }
 
@@ -81,7 +84,7 @@ struct UpdatingGuard {
 };
 } // namespace
 
-void ResultTableView::setRankFilter(const QList<int>& ranks)
+void ResultTableView::setRankFilter(const QList<RankIndex>& ranks)
 {
     const UpdatingGuard guard(m_updating);
     m_proxy->setRankFilter(ranks);

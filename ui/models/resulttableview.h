@@ -1,6 +1,8 @@
 #pragma once
 
+#ifndef Q_MOC_RUN  // moc cannot parse <compare>'s concepts (model/ids.h); it needs no table
 #include "analysis/resulttable.h"
+#endif
 
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -12,13 +14,15 @@ namespace kscope {
 
 class ResultTableModel;
 
-// Sorting by raw values, a search over the full names and a filter on selected ranks.
+// Sorting by raw values, a search over the full names and a filter on selected rank traces (by
+// identity: two files claiming one rank number are told apart).
 class ResultFilterProxy : public QSortFilterProxyModel {
     Q_OBJECT
 public:
     explicit ResultFilterProxy(QObject* parent = nullptr);
-    void setRankFilter(const QList<int>& ranks);  // empty = every rank
-    QList<int> rankFilter() const { return m_ranks; }
+    // Only rows about these rank traces (Table::rowRanks); empty = every row.
+    void setRankFilter(const QList<RankIndex>& ranks);
+    QList<RankIndex> rankFilter() const { return m_ranks; }
     // A filter on a row's cells (e.g. only added ops); empty = every row.
     void setRowFilter(std::function<bool(int sourceRow)> accepts);
 
@@ -26,7 +30,7 @@ protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
-    QList<int> m_ranks;
+    QList<RankIndex> m_ranks;
     std::function<bool(int)> m_rowFilter;
 };
 
@@ -49,7 +53,7 @@ public:
     void setWideColumn(const QString& column) { m_wideColumn = column; }
     // Filter changes that must not read as the user picking a row: the proxy moves the current
     // row when it hides it, which would otherwise pick whatever row it lands on.
-    void setRankFilter(const QList<int>& ranks);
+    void setRankFilter(const QList<RankIndex>& ranks);
     void setSearchText(const QString& text);
     void setRowFilter(std::function<bool(int sourceRow)> accepts);
     void setTable(std::shared_ptr<const Table> table, QVector<quint32> rowIds = {});

@@ -198,16 +198,6 @@ QString AnalysisView::shownRankName() const
     return slice && slice->has(shownRank()) ? fmt::qstr(slice->rankName(shownRank())) : QString();
 }
 
-QList<int> AnalysisView::selectedRankNumbers() const
-{
-    QList<int> numbers;
-    if (const auto slice = m_session->slice())
-        for (RankIndex index : selection()->ranks())
-            if (slice->has(index) && !numbers.contains(slice->at(index).rank))
-                numbers.push_back(slice->at(index).rank);
-    return numbers;
-}
-
 QString AnalysisView::shownRankTag() const
 {
     const auto slice = m_session->slice();

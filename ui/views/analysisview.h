@@ -113,8 +113,6 @@ protected:
     // The shown rank in an export's file name: "rank3", or "rank3-4" (its position) where two
     // files claim 3.
     QString shownRankTag() const;
-    // The numbers of the selected ranks, for tables whose rows carry the CLI's rank column.
-    QList<int> selectedRankNumbers() const;
     // The slice the presented results belong to (valid in present()).
     const Run& slice() const { return *m_session->slice(); }
     // For per-rank charts: "Hatched: rank 3 read only to byte 1,234 (truncated) · Not shown:

@@ -120,7 +120,7 @@ protected:
 
     void highlightSelection() override
     {
-        m_table->setRankFilter(m_rankOnly->isChecked() ? selectedRankNumbers() : QList<int>{});
+        m_table->setRankFilter(m_rankOnly->isChecked() ? selection()->ranks() : QList<RankIndex>{});
     }
 
     void showMessage(const QString& message) override
