@@ -389,6 +389,36 @@ private slots:
         QCOMPARE(QString::fromStdString(hta.out.substr(0, hta.out.find('\n'))), htaHeader);
     }
 
+    // Two files claiming one rank are two rank traces: per-rank tables name each row's file, and
+    // the notes say which files share the number.
+    void twoFilesClaimingOneRankAreNamedByFile()
+    {
+        const fs::path dir = fs::temp_directory_path() / "kscope-cli-two-files-one-rank";
+        fs::remove_all(dir);
+        fs::create_directories(dir);
+        fs::copy_file(sampleRun() / "rank0.pt.trace.json.gz", dir / "rank0.pt.trace.json.gz");
+        fs::copy_file(sampleRun() / "rank1.pt.trace.json.gz", dir / "rank1.pt.trace.json.gz");
+        fs::copy_file(sampleRun() / "rank1.pt.trace.json.gz", dir / "rerun-rank1.pt.trace.json.gz");
+        for (const std::string command : {"temporal", "overlap", "kernels"}) {
+            const QJsonObject table = jsonOf(test::runCli(command + " --format json " + dir.string()).out);
+            QVERIFY2(table.value("columns").toArray().contains(QJsonValue("file")), command.c_str());
+            QSet<QString> filesOfRank1;
+            for (const QJsonValue& row : table.value("rows").toArray())
+                if (row.toObject().value("rank").toInt() == 1)
+                    filesOfRank1.insert(row.toObject().value("file").toString());
+            QCOMPARE(filesOfRank1, (QSet<QString>{"rank1.pt.trace.json.gz", "rerun-rank1.pt.trace.json.gz"}));
+            QStringList notes;
+            for (const QJsonValue& n : table.value("notes").toArray())
+                notes << n.toString();
+            QVERIFY2(notes.join('\n').contains("rank 1 is claimed by several files (rank1.pt.trace.json.gz, rerun-rank1.pt.trace.json.gz)"),
+                     qPrintable(notes.join('\n')));
+        }
+        // Without a shared number nothing changes.
+        const QJsonObject plain = jsonOf(test::runCli("temporal --format json " + sampleRun().string()).out);
+        QVERIFY(!plain.value("columns").toArray().contains(QJsonValue("file")));
+        fs::remove_all(dir);
+    }
+
     // JSON says each column's unit, in HTA's mode too, where the names carry none.
     void jsonNamesUnitsInBothModes()
     {

@@ -17,11 +17,6 @@
 
 namespace kscope {
 
-namespace {
-
-
-} // namespace
-
 Table temporalTable(const TemporalBreakdown& result)
 {
     Table table;
@@ -31,6 +26,8 @@ Table temporalTable(const TemporalBreakdown& result)
         table.addRow({int64_t{row.rank}, microsCell(row.idleNs), microsCell(row.computeNs),
                       microsCell(row.nonComputeNs), microsCell(row.spanNs), numberCell(row.idlePctg),
                       numberCell(row.computePctg), numberCell(row.nonComputePctg)});
+    for (const TemporalBreakdownRow& row : result.rows)
+        table.rowRanks.push_back(row.rankIndex);
     return withNotes(std::move(table), result);
 }
 
@@ -122,8 +119,10 @@ Table overlapTable(const Overlap& result)
 {
     Table table;
     table.columns = {"rank", percent("comp_comm_overlap_pctg")};
-    for (const OverlapRow& row : result.rows)
+    for (const OverlapRow& row : result.rows) {
         table.addRow({int64_t{row.rank}, numberCell(row.overlapPctg)});
+        table.rowRanks.push_back(row.rankIndex);
+    }
     return withNotes(std::move(table), result);
 }
 
@@ -171,6 +170,16 @@ std::vector<std::string> loadOutcomeNotes(const Run& run)
         else
             notes.push_back("not loaded: " + describe(e));
     }
+    for (size_t r = 0; r < run.ranks.size(); ++r) {
+        const RankIndex index{static_cast<uint32_t>(r)};
+        if (!run.numberShared(index) || run.ranksNumbered({run.at(index).rank}).front() != index)
+            continue;  // once per shared number
+        std::string files;
+        for (RankIndex same : run.ranksNumbered({run.at(index).rank}))
+            files += (files.empty() ? "" : ", ") + run.at(same).file.filename().string();
+        notes.push_back(rankLabel(run.at(index).rank) + " is claimed by several files (" + files
+                        + "): each is a rank of its own, in that order; per-rank tables name its file in a \"file\" column");
+    }
     for (const SkippedFile& skipped : run.skippedFiles) {
         const std::string name = skipped.file.filename().string();
         if (name.ends_with(".json") || name.ends_with(".json.gz"))
@@ -195,6 +204,18 @@ Table withLoadOutcome(Table table, const Run& run)
             while (row.size() + 1 < table.columns.size())
                 row.emplace_back();
             row.emplace_back(isPartial);
+        }
+    }
+    bool numberShared = false;
+    for (size_t r = 0; r < run.ranks.size(); ++r)
+        numberShared |= run.numberShared(RankIndex{static_cast<uint32_t>(r)});
+    if (numberShared && !table.rowRanks.empty() && table.rowRanks.size() == table.rows.size()) {
+        table.columns.push_back("file");
+        for (size_t r = 0; r < table.rows.size(); ++r) {
+            std::vector<Cell>& row = table.rows[r];
+            while (row.size() + 1 < table.columns.size())
+                row.emplace_back();
+            row.emplace_back(run.has(table.rowRanks[r]) ? run.at(table.rowRanks[r]).file.filename().string() : std::string());
         }
     }
     std::vector<std::string> notes = loadOutcomeNotes(run);
