@@ -267,6 +267,49 @@ void addNotes(const Run& run, const CollectiveOptions& options, int worldSize, i
     }
 }
 
+// An instance's timing from its arrivals (one per rank trace): earliest, latest and second
+// latest start, each arrival's wait and lateness, skew, transfer and bandwidths.
+void timeInstance(CollectiveInstance& in, std::span<CollectiveArrival> arrivals)
+{
+    in.earliestNs = std::numeric_limits<int64_t>::max();
+    in.latestNs = std::numeric_limits<int64_t>::min();
+    in.endNs = std::numeric_limits<int64_t>::min();
+    size_t last = 0;  // the arrival, not its rank number: two files may claim one rank
+    for (size_t k = 0; k < arrivals.size(); ++k) {
+        const CollectiveArrival& a = arrivals[k];
+        if (a.startNs < in.earliestNs) {
+            in.earliestNs = a.startNs;
+            in.firstRank = a.rank;
+        }
+        if (a.startNs > in.latestNs) {
+            in.latestNs = a.startNs;
+            in.lastRank = a.rank;
+            last = k;
+        }
+        in.endNs = std::max(in.endNs, a.endNs);
+    }
+    in.secondLatestNs = in.latestNs;
+    if (arrivals.size() >= 2) {
+        in.secondLatestNs = std::numeric_limits<int64_t>::min();
+        for (size_t k = 0; k < arrivals.size(); ++k)
+            if (k != last)
+                in.secondLatestNs = std::max(in.secondLatestNs, arrivals[k].startNs);
+    }
+    for (CollectiveArrival& a : arrivals) {
+        a.waitNs = std::max<int64_t>(0, std::min(in.latestNs, a.endNs) - a.startNs);
+        a.latenessNs = a.startNs - in.earliestNs;
+        in.waitTotalNs += a.waitNs;
+    }
+    in.skewNs = in.latestNs - in.earliestNs;
+    in.transferNs = std::max<int64_t>(0, in.endNs - in.latestNs);
+    if (in.bytes >= 0 && in.transferNs > 0) {
+        in.algbwGBps = double(in.bytes) / double(in.transferNs);
+        const double factor = busBandwidthFactor(in.name, in.groupSize);
+        if (factor >= 0.0)
+            in.busbwGBps = in.algbwGBps * factor;
+    }
+}
+
 } // namespace
 
 Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
@@ -350,43 +393,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         }
         in.arrivalCount = uint32_t(result.arrivals.size() - in.firstArrival);
         const auto arrivals = std::span(result.arrivals).subspan(in.firstArrival, in.arrivalCount);
-        in.earliestNs = std::numeric_limits<int64_t>::max();
-        in.latestNs = std::numeric_limits<int64_t>::min();
-        in.endNs = std::numeric_limits<int64_t>::min();
-        size_t last = 0;  // the arrival, not its rank number: two files may claim one rank
-        for (size_t k = 0; k < arrivals.size(); ++k) {
-            const CollectiveArrival& a = arrivals[k];
-            if (a.startNs < in.earliestNs) {
-                in.earliestNs = a.startNs;
-                in.firstRank = a.rank;
-            }
-            if (a.startNs > in.latestNs) {
-                in.latestNs = a.startNs;
-                in.lastRank = a.rank;
-                last = k;
-            }
-            in.endNs = std::max(in.endNs, a.endNs);
-        }
-        in.secondLatestNs = in.latestNs;
-        if (arrivals.size() >= 2) {
-            in.secondLatestNs = std::numeric_limits<int64_t>::min();
-            for (size_t k = 0; k < arrivals.size(); ++k)
-                if (k != last)
-                    in.secondLatestNs = std::max(in.secondLatestNs, arrivals[k].startNs);
-        }
-        for (CollectiveArrival& a : arrivals) {
-            a.waitNs = std::max<int64_t>(0, std::min(in.latestNs, a.endNs) - a.startNs);
-            a.latenessNs = a.startNs - in.earliestNs;
-            in.waitTotalNs += a.waitNs;
-        }
-        in.skewNs = in.latestNs - in.earliestNs;
-        in.transferNs = std::max<int64_t>(0, in.endNs - in.latestNs);
-        if (in.bytes >= 0 && in.transferNs > 0) {
-            in.algbwGBps = double(in.bytes) / double(in.transferNs);
-            const double factor = busBandwidthFactor(in.name, in.groupSize);
-            if (factor >= 0.0)
-                in.busbwGBps = in.algbwGBps * factor;
-        }
+        timeInstance(in, arrivals);
         size_t next = 0;
         for (int m : group.members) {
             while (next < arrivals.size() && arrivals[next].rank < m)
