@@ -4,10 +4,13 @@
 #include "shell/logbridge.h"
 #include "shell/mainwindow.h"
 
+#include "views/viewspec.h"
+
 #include "model/trace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 
 int main(int argc, char** argv)
@@ -29,10 +32,25 @@ int main(int argc, char** argv)
                                         QStringLiteral("Write a PNG of the window once every panel shows its result, then quit."),
                                         QStringLiteral("PNG"));
     parser.addOption(screenshot);
+    const QCommandLineOption show(QStringLiteral("show"), QStringLiteral("Bring this view's tab to the front (e.g. timeline, critical-path)."),
+                                  QStringLiteral("VIEW"));
+    parser.addOption(show);
     parser.process(app);
     kscope::installLogBridge();
 
     kscope::MainWindow window;
+    if (parser.isSet(show)) {
+        QDockWidget* dock = window.dock(parser.value(show));
+        if (!dock) {
+            QStringList ids;
+            for (const kscope::ViewSpec& spec : kscope::viewRegistry())
+                ids << spec.id;
+            qCritical("kinetoscope: no view '%s'; views: %s", qPrintable(parser.value(show)), qPrintable(ids.join(QStringLiteral(", "))));
+            return 2;
+        }
+        dock->show();
+        dock->raise();
+    }
     window.show();
     const QStringList args = parser.positionalArguments();
     if (args.isEmpty())

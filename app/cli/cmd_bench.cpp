@@ -1,5 +1,6 @@
 // kinetoscope-cli bench load RUN_DIR: loader throughput and memory, reported as rates and ratios.
 
+#include "benchtimeline.h"
 #include "command.h"
 
 #include "model/runslice.h"
@@ -126,6 +127,12 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
         events += r.events.size();
         read += r.eventsRead;
     }
+    if (bench.mode == "timeline") {
+        table.addRow({std::string("ranks"), static_cast<int64_t>(run->ranks.size()), std::string("")});
+        for (auto& row : timelineBenchRows(*run))
+            table.addRow(std::move(row));
+        return emitTable(table, invocation);
+    }
     const double mb = 1024.0 * 1024.0;
     const uint64_t resident = run->residentBytes();
     table.addRow({std::string("ranks"), static_cast<int64_t>(run->ranks.size()), std::string("")});
@@ -164,9 +171,10 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
 Action setupBench(CLI::App& app, const Invocation& invocation)
 {
     auto bench = std::make_shared<BenchArgs>();
-    app.add_option("MODE", bench->mode, "load: time loading RUN (then each analysis on it)")
+    app.add_option("MODE", bench->mode,
+                   "load: time loading RUN (then each analysis on it); timeline: the timeline index and its queries")
         ->required()
-        ->check(oneOf({"load"}))
+        ->check(oneOf({"load", "timeline"}))
         ->type_name("");
     app.add_option("--repeat", bench->repeat, "load N times, report the best")
         ->check(wholeNumber(1, 1000))->type_name("N")->capture_default_str();
@@ -178,7 +186,9 @@ Action setupBench(CLI::App& app, const Invocation& invocation)
 }
 
 const CommandRegistrar kRegistrar{{"bench", "Benchmark: load throughput (MB/s, events/s), bytes/event, peak RSS",
-                                   "kinetoscope-cli bench load RUN [--repeat N] [--threads N] [--chunk-mb N]",
+                                   "kinetoscope-cli bench load RUN [--repeat N] [--threads N] [--chunk-mb N]\n"
+                                   "kinetoscope-cli bench timeline RUN: the timeline index (build ms, bytes per event)\n"
+                                   "and the queries of a 1600-pixel frame, at full zoom-out, one step and 100 us windows",
                                    &setupBench, kRunInput | kTableOutput | kLoadOptions}};
 
 } // namespace

@@ -356,19 +356,19 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: twenty-one analyses for twenty-two
+    // Overview and Temporal breakdown show one temporal result: twenty-two analyses for twenty-three
     // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
     // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
     // collectives, operators, critical path of the rank, of every rank, across ranks, events,
-    // memory).
+    // memory, the timeline's index).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 21);
+    QCOMPARE(w().session()->computedCount() - computed, 22);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 21);
+    QCOMPARE(w().session()->computedCount() - computed, 22);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -146,6 +146,12 @@ void MainWindow::createViews()
         m_docks.insert(spec.id, dock);
         connect(view, &AnalysisView::rankClicked, this, [this, view] { raiseDrillTargets(view, true); });
         connect(view, &AnalysisView::kernelPicked, this, [this, view] { raiseDrillTargets(view, false); });
+        connect(view, &AnalysisView::viewRequested, this, [this](const QString& id) {
+            if (QDockWidget* target = m_docks.value(id)) {
+                target->show();
+                target->raise();
+            }
+        });
     }
     for (const ViewSpec& spec : viewRegistry())
         if (!m_docks.contains(spec.tabWith))

@@ -56,6 +56,8 @@ AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* p
     connect(sel, &SelectionModel::timeRangeChanged, this, [this] {
         if (m_spec.follows & Follows::TimeRange)
             refresh();
+        else if (isCurrent())
+            highlightSelection();
     });
 }
 

@@ -76,6 +76,7 @@ signals:
     void presented();                   // a result (or a final message) reached the screen
     void rankClicked(RankIndex rank);   // the user picked a rank here (the window raises drill targets)
     void kernelPicked(quint32 kernel);  // the user picked a kernel here
+    void viewRequested(const QString& id);  // "Show on timeline" and the like: the window raises it
 
 protected:
     // What this view needs for the session's current state; may depend on results already cached
@@ -99,6 +100,8 @@ protected:
     // A click on a per-rank chart, whose ids are RankIndex values (see rankChartIds()).
     void clickRankId(int id) { clickRank(RankIndex{static_cast<uint32_t>(id)}); }
     void pickKernel(quint32 kernel, const QString& name);
+    // Brings another view to the front (after setting the selection it should show).
+    void showInView(const QString& id) { emit viewRequested(id); }
     // Selects an event by its row in the presented slice (stored as the whole run's row).
     void pickEvent(RankIndex rank, EventIndex row);
     // The selected event's row in the presented slice when it is on `rank` and in the slice;

@@ -20,6 +20,7 @@
 #include <span>
 
 #include <QLabel>
+#include <QPushButton>
 
 #include <cmath>
 
@@ -40,6 +41,7 @@ class CollectivesView : public AnalysisView {
 public:
     CollectivesView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
+          m_showOnTimeline(new QPushButton(tr("Show on timeline"), this)),
           m_bars(new ChartView(QStringLiteral("collective-wait-transfer"), this)),
           m_lateness(new ChartView(QStringLiteral("collective-lateness"), this)),
           m_instances(new ResultTableView(QStringLiteral("collectives"), this)),
@@ -49,7 +51,9 @@ public:
         makeCaption(m_caption, true);
         m_bars->setMinimumHeight(110);
         m_lateness->setMinimumHeight(110);
-        setPage(this, {m_caption},
+        m_showOnTimeline->setToolTip(tr("The chosen collective's span on the timeline, its last rank's kernel selected"));
+        m_showOnTimeline->setEnabled(false);
+        setPage(this, {controlRow(this, {m_caption, m_showOnTimeline})},
                 tabPages(this, {{m_bars, tr("Wait and transfer")},
                                 {m_lateness, tr("Lateness")},
                                 {m_instances, tr("Collectives")},
@@ -73,7 +77,15 @@ public:
         connect(m_instances, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             if (!m_result || index.row() < 0 || size_t(index.row()) >= m_result->instances.size())
                 return;
+            m_chosen = index.row();
+            m_showOnTimeline->setEnabled(true);
             selectInstance(m_result->instances[size_t(index.row())]);
+        });
+        connect(m_showOnTimeline, &QPushButton::clicked, this, [this] {
+            if (!m_result || m_chosen < 0 || size_t(m_chosen) >= m_result->instances.size())
+                return;
+            selectInstance(m_result->instances[size_t(m_chosen)]);
+            showInView(QStringLiteral("timeline"));
         });
         refresh();
     }
@@ -91,6 +103,8 @@ protected:
     void present(const ResultSet& results) override
     {
         m_result = results.share(collectivesRequest());
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
         const Collectives& c = *m_result;
         const QStringList names = rankNames(slice());
         drawBars(*m_bars, collectiveWaitBars(c, names));
@@ -171,12 +185,15 @@ private:
         for (const CollectiveArrival& a : std::span(m_result->arrivals).subspan(instance.firstArrival, instance.arrivalCount))
             if (a.rank == instance.lastRank) {
                 selection()->setRank(RankIndex{a.rankIndex});
+                pickEvent(RankIndex{a.rankIndex}, a.kernel);
                 break;
             }
         selection()->setTimeRange({instance.earliestNs - shown->minTsNs, instance.endNs - shown->minTsNs});
     }
 
     QLabel* m_caption;
+    QPushButton* m_showOnTimeline;
+    int m_chosen = -1;  // the instance picked in the table (a row of the presented result)
     ChartView* m_bars;
     ChartView* m_lateness;
     ResultTableView* m_instances;

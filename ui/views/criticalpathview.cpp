@@ -19,6 +19,7 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSpinBox>
 
 namespace kscope {
@@ -32,7 +33,8 @@ class CriticalPathView : public AnalysisView {
 public:
     CriticalPathView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_annotation(new QLineEdit(this)),
-          m_instance(new QSpinBox(this)), m_bars(new ChartView(QStringLiteral("critical-path-bounds"), this)),
+          m_instance(new QSpinBox(this)), m_showOnTimeline(new QPushButton(tr("Show on timeline"), this)),
+          m_bars(new ChartView(QStringLiteral("critical-path-bounds"), this)),
           m_breakdown(new ResultTableView(QStringLiteral("critical-path-breakdown"), this)),
           m_summary(new ResultTableView(QStringLiteral("critical-path-summary"), this)),
           m_shares(new ResultTableView(QStringLiteral("critical-path-ranks"), this)),
@@ -46,7 +48,8 @@ public:
         m_instance->setToolTip(tr("Which instance of the annotation, from 0 (HTA's instance_id)"));
         m_bars->setMinimumHeight(110);
         m_breakdown->setNameColumn(QStringLiteral("s_name"));
-        setPage(this, {controlRow(this, {m_caption, tr("Window:"), m_annotation, tr("#"), m_instance})},
+        m_showOnTimeline->setToolTip(tr("The chosen segment on the timeline (else the analysed window)"));
+        setPage(this, {controlRow(this, {m_caption, tr("Window:"), m_annotation, tr("#"), m_instance, m_showOnTimeline})},
                 tabPages(this, {{m_bars, tr("Bound by, per rank")},
                                 {m_breakdown, tr("Path of the rank")},
                                 {m_summary, tr("Summary")},
@@ -59,8 +62,20 @@ public:
         connect(m_instance, &QSpinBox::editingFinished, this, [this] { setOption(kInstance, m_instance->value()); });
         // Rows are the path's segments in path order.
         connect(m_breakdown, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
-            if (m_path && index.row() >= 0 && size_t(index.row()) < m_path->segments.size())
+            if (m_path && index.row() >= 0 && size_t(index.row()) < m_path->segments.size()) {
+                m_chosen = index.row();
                 selectSegment(m_path->segments[size_t(index.row())]);
+            }
+        });
+        connect(m_showOnTimeline, &QPushButton::clicked, this, [this] {
+            const auto shown = this->session()->run();
+            if (!m_path || !shown || !m_path->error.empty())
+                return;
+            if (m_chosen >= 0 && size_t(m_chosen) < m_path->segments.size())
+                selectSegment(m_path->segments[size_t(m_chosen)]);
+            else
+                selection()->setTimeRange({qint64(m_path->windowStartNs - shown->minTsNs), qint64(m_path->windowEndNs - shown->minTsNs)});
+            showInView(QStringLiteral("timeline"));
         });
         refresh();
     }
@@ -101,6 +116,7 @@ protected:
     void present(const ResultSet& results) override
     {
         m_path = results.share(pathRequest());
+        m_chosen = -1;
         m_summaries = results.share(summariesRequest());
         m_cross = results.share(crossRequest());
         {
@@ -185,6 +201,8 @@ private:
     QLabel* m_caption;
     QLineEdit* m_annotation;
     QSpinBox* m_instance;
+    QPushButton* m_showOnTimeline;
+    int m_chosen = -1;  // the segment picked in the path table
     ChartView* m_bars;
     ResultTableView* m_breakdown;
     ResultTableView* m_summary;

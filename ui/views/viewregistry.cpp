@@ -21,6 +21,7 @@ ViewFactory operatorsView();
 ViewFactory criticalPathView();
 ViewFactory eventsView();
 ViewFactory memoryView();
+ViewFactory timelineView();
 
 namespace {
 
@@ -71,6 +72,7 @@ const std::vector<ViewSpec>& viewRegistry()
         spec("critical-path", TITLE("Critical path"), "criticalPathDock", Ranks, criticalPathView(), Right, "idle", Tab::Behind),
         spec("events", TITLE("Events"), "eventsDock", Ranks | TimeRange, eventsView(), Right, "idle", Tab::Behind),
         spec("memory", TITLE("Memory"), "memoryDock", Ranks, memoryView(), Right, "idle", Tab::Behind),
+        spec("timeline", TITLE("Timeline"), "timelineDock", Nothing, timelineView(), Right, "idle", Tab::Behind),
     };
 #undef TITLE
     return views;

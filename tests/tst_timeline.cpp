@@ -1,0 +1,246 @@
+// The timeline's index (analysis/timeline/timelineindex.h): which row each event is on, exact events
+// when zoomed in, and summaries that account for every event at every zoom, checked against the
+// events themselves on a crafted trace, the sample run and a synth run.
+
+// moc cannot parse <compare>'s concepts; it needs none of the engine headers.
+#ifndef Q_MOC_RUN
+#include "analysis/timeline/timelineindex.h"
+#include "model/loader.h"
+#include "model/runslice.h"
+#include "model/synth/synthrun.h"
+#include "testsupport.h"
+#endif
+
+#include <QtTest>
+
+#include <algorithm>
+#include <random>
+
+using namespace kscope;
+using namespace kscope::test;
+
+namespace {
+
+const char* const kTrace = R"json({"traceEvents": [
+ {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": 1, "tid": 1, "ts": 900, "dur": 2000},
+ {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 1000, "dur": 500},
+ {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 1010, "dur": 100},
+ {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1020, "dur": 5, "args": {"correlation": 1}},
+ {"ph": "X", "cat": "cpu_op", "name": "triton_poi_fused", "pid": 1, "tid": 1, "ts": 1200, "dur": 20, "args": {"stream": 7}},
+ {"ph": "X", "cat": "cpu_op", "name": "aten::copy_", "pid": 1, "tid": 2, "ts": 1050, "dur": 30},
+ {"ph": "i", "cat": "cpu_instant_event", "name": "[memory]", "pid": 1, "tid": 1, "ts": 1015, "s": "t",
+  "args": {"Device Type": 1, "Device Id": 0, "Addr": 1, "Bytes": 64, "Total Allocated": 64, "Total Reserved": 1024}},
+ {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 1030, "dur": 40, "args": {"stream": 7, "correlation": 1}},
+ {"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "pid": 0, "tid": 7, "ts": 1080, "dur": 3, "args": {"stream": 7}},
+ {"ph": "X", "cat": "gpu_user_annotation", "name": "forward", "pid": 0, "tid": 7, "ts": 1028, "dur": 60, "args": {"stream": 7}},
+ {"ph": "X", "cat": "kernel", "name": "ncclKernel", "pid": 0, "tid": 20, "ts": 1040, "dur": 200, "args": {"stream": 20}}
+]})json";
+
+std::vector<std::string> namesOf(const Run& run, const TimelineRow& row)
+{
+    std::vector<std::string> names;
+    for (EventIndex e : row.events)
+        names.emplace_back(run.str(run.at(row.rank).events.name[e]));
+    return names;
+}
+
+bool overlapsWindow(int64_t start, int64_t end, int64_t from, int64_t to)
+{
+    return start < to && (end > from || (end == start && start >= from));
+}
+
+// Time covered by a row's events overlapping the window (each event whole), and whether any two of
+// its events overlap (then the summaries' covered time is an upper bound, not exact).
+struct Coverage {
+    int64_t unionNs = 0;
+    size_t events = 0;
+    bool overlapping = false;
+};
+Coverage coverage(const EventTable& t, const TimelineRow& row, int64_t from, int64_t to)
+{
+    Coverage c;
+    int64_t end = INT64_MIN;
+    for (EventIndex e : row.events) {
+        if (!overlapsWindow(t.tsNs[e], t.endNs(e), from, to))
+            continue;
+        ++c.events;
+        c.overlapping |= t.tsNs[e] < end;
+        c.unionNs += std::max<int64_t>(0, t.endNs(e) - std::max(t.tsNs[e], end));
+        end = std::max(end, t.endNs(e));
+    }
+    return c;
+}
+
+// Every check a frame's items must pass, for one row, window and width.
+void checkFrame(const Run& run, const TimelineRow& row, int64_t from, int64_t to, int widthPx)
+{
+    const EventTable& t = run.at(row.rank).events;
+    const double nsPerPixel = double(to - from) / widthPx;
+    const std::vector<TimelineItem> items = timelineItems(run, row, from, to, nsPerPixel);
+    const Coverage expected = coverage(t, row, from, to);
+    size_t count = 0;
+    int64_t busy = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        const TimelineItem& item = items[i];
+        QVERIFY(item.count >= 1 && item.startNs <= item.endNs);
+        QVERIFY(i == 0 || items[i - 1].startNs <= item.startNs);
+        QVERIFY(overlapsWindow(item.startNs, item.endNs, from, to));
+        QVERIFY(item.longest != kNoEvent);
+        if (item.isEvent()) {
+            QCOMPARE(item.startNs, t.tsNs[item.longest]);
+            QCOMPARE(item.endNs, t.endNs(item.longest));
+        }
+        count += item.count;
+        busy += item.busyNs;
+    }
+    // Every event in the window is behind exactly one item, none outside it is.
+    QCOMPARE(count, expected.events);
+    if (!expected.overlapping)
+        QCOMPARE(busy, expected.unionNs);
+    // Each event overlapping the window lies inside an item.
+    for (EventIndex e : row.events) {
+        if (!overlapsWindow(t.tsNs[e], t.endNs(e), from, to))
+            continue;
+        const bool covered = std::any_of(items.begin(), items.end(), [&](const TimelineItem& item) {
+            return item.startNs <= t.tsNs[e] && t.endNs(e) <= item.endNs;
+        });
+        QVERIFY2(covered, qPrintable(QStringLiteral("event %1 of a row not covered").arg(e)));
+    }
+    // A frame draws a couple of items per pixel column at most.
+    if (!expected.overlapping)
+        QVERIFY2(items.size() <= size_t(2 * widthPx + 4),
+                 qPrintable(QStringLiteral("%1 items for %2 px").arg(items.size()).arg(widthPx)));
+}
+
+void checkEveryZoom(const Run& run, const TimelineIndex& index)
+{
+    std::mt19937_64 random(7);
+    for (const TimelineRow& row : index.rows) {
+        for (int width : {1, 37, 400, 1600}) {
+            checkFrame(run, row, index.beginNs, index.endNs + 1, width);
+            if (QTest::currentTestFailed())
+                return;
+        }
+        // Windows of every size, at random places, edges cutting events.
+        for (int k = 0; k < 12; ++k) {
+            const int64_t span = std::max<int64_t>(1, index.endNs - index.beginNs);
+            const int64_t length = std::max<int64_t>(1, span >> (random() % 20));
+            const int64_t from = index.beginNs + int64_t(random() % uint64_t(span));
+            checkFrame(run, row, from, from + length, 1 + int(random() % 2000));
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+}
+
+} // namespace
+
+class TestTimeline : public QObject {
+    Q_OBJECT
+private slots:
+    void rowsAreStreamsLanesAndCallDepths()
+    {
+        const auto dir = scratchDir("timeline-rows");
+        writeFile(dir / "rank0.json", kTrace);
+        const auto run = loadRun(dir, LoadOptions{.includeLastStep = true});  // its one step is its last
+        QCOMPARE(run->ranks.size(), size_t(1));
+        const TimelineIndex index = buildTimelineIndex(*run);
+        std::vector<std::string> shape;
+        for (const TimelineRow& row : index.rows) {
+            std::string what = row.kind == TimelineRowKind::GpuStream       ? "stream " + std::to_string(row.stream)
+                               : row.kind == TimelineRowKind::GpuAnnotation ? "annotations " + std::to_string(row.stream)
+                                                                            : "thread " + std::to_string(run->ranks[0].threads[row.thread].tid)
+                                                                                  + " depth " + std::to_string(row.depth);
+            for (const std::string& name : namesOf(*run, row))
+                what += " " + name;
+            shape.push_back(what);
+        }
+        // Streams (GPU work only: the Triton launch with args.stream is a CPU op), then the
+        // annotation lane, then each thread by call depth; no instant, no trace span.
+        const std::vector<std::string> expected = {
+            "stream 7 gemm Memcpy HtoD",
+            "stream 20 ncclKernel",
+            "annotations 7 forward",
+            "thread 1 depth 0 ProfilerStep#1",
+            "thread 1 depth 1 aten::mm triton_poi_fused",
+            "thread 1 depth 2 cudaLaunchKernel",
+            "thread 2 depth 0 aten::copy_",
+        };
+        QCOMPARE(shape, expected);
+        QCOMPARE(index.events, size_t(9));
+        QCOMPARE(index.beginNs, run->ranks[0].events.tsNs[0] + 100000);  // ProfilerStep#1, after the trace span
+        checkEveryZoom(*run, index);
+    }
+
+    void exactEventsWhenZoomedIn()
+    {
+        const auto run = loadRun(sourceDir() / "resources" / "sample-run", LoadOptions{});
+        const TimelineIndex index = buildTimelineIndex(*run);
+        const auto stream = std::max_element(index.rows.begin(), index.rows.end(), [](const TimelineRow& a, const TimelineRow& b) {
+            return (a.kind == TimelineRowKind::GpuStream) * a.events.size() < (b.kind == TimelineRowKind::GpuStream) * b.events.size();
+        });
+        QVERIFY(stream->events.size() > 100);
+        const EventTable& t = run->at(stream->rank).events;
+        // Five kernels in the middle of the row, the window cutting into the first and the last.
+        const size_t middle = stream->events.size() / 2;
+        const int64_t from = t.tsNs[stream->events[middle]] + 1;
+        const int64_t to = t.endNs(stream->events[middle + 4]) - 1;
+        const std::vector<TimelineItem> items = timelineItems(*run, *stream, from, to, 1.0);
+        QCOMPARE(items.size(), size_t(5));
+        for (size_t k = 0; k < items.size(); ++k) {
+            QVERIFY(items[k].isEvent());
+            QCOMPARE(items[k].longest, stream->events[middle + k]);
+            QCOMPARE(items[k].startNs, t.tsNs[stream->events[middle + k]]);  // whole, though cut by the window
+        }
+        // Zoomed all the way out the same row is a few summaries, each accounting for its events.
+        const std::vector<TimelineItem> whole = timelineItems(*run, *stream, index.beginNs, index.endNs + 1, double(index.endNs - index.beginNs) / 200);
+        QVERIFY2(whole.size() <= 2 * 200 + 4 && whole.size() < stream->events.size(), qPrintable(QString::number(whole.size())));
+        QVERIFY(std::any_of(whole.begin(), whole.end(), [](const TimelineItem& item) { return item.count > 1; }));
+    }
+
+    void summariesAccountForEveryEventOnRealAndSynthRuns()
+    {
+        const auto sample = loadRun(sourceDir() / "resources" / "sample-run", LoadOptions{});
+        checkEveryZoom(*sample, buildTimelineIndex(*sample));
+        if (QTest::currentTestFailed())
+            return;
+        const auto dir = scratchDir("timeline-synth");
+        SynthOptions options;
+        options.ranks = 2;
+        options.steps = 3;
+        QVERIFY(writeSynthRun(dir, options).ok);
+        const auto synth = loadRun(dir, LoadOptions{});
+        const TimelineIndex index = buildTimelineIndex(*synth);
+        checkEveryZoom(*synth, index);
+        // One step slice: rows of the slice's own tables, same checks.
+        const int step = synth->ranks[0].steps.at(1).number;
+        const auto slice = sliceRunToStep(*synth, step);
+        checkEveryZoom(*slice, buildTimelineIndex(*slice));
+    }
+
+    void indexIsSmall()
+    {
+        const auto dir = scratchDir("timeline-bytes");
+        SynthOptions options;
+        options.ranks = 1;
+        options.eventsPerRank = 200000;
+        QVERIFY(writeSynthRun(dir, options).ok);
+        const auto run = loadRun(dir, LoadOptions{});
+        const TimelineIndex index = buildTimelineIndex(*run);
+        QVERIFY(index.events > 100000);
+        const double bytesPerEvent = double(index.residentBytes()) / double(index.events);
+        QVERIFY2(bytesPerEvent <= 8.0, qPrintable(QString::number(bytesPerEvent)));
+        // Summaries exist where a row is long, coarser ones smaller.
+        bool levels = false;
+        for (const TimelineRow& row : index.rows)
+            for (size_t l = 1; l < row.levels.size(); ++l) {
+                levels = true;
+                QVERIFY(row.levels[l].items.size() * 8 <= row.levels[l - 1].items.size());
+                QVERIFY(row.levels[l].gapNs > row.levels[l - 1].gapNs);
+            }
+        QVERIFY(levels);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTimeline)
+#include "tst_timeline.moc"

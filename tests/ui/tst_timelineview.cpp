@@ -1,0 +1,233 @@
+// The Timeline view as a user works it on the sample run: it draws every rank, zooms (wheel, W/S,
+// double click) and pans (drag, A/D), Home shows everything again; a click selects the event under
+// the cursor (the session's selection, the kernel views follow); Shift+drag selects a time span,
+// which the Events view follows; a critical-path segment chosen elsewhere is outlined and brought
+// into view; a step keeps the window where it fits.
+
+#ifndef Q_MOC_RUN  // moc cannot parse <compare>; it only needs the test class
+#include "model/trace.h"
+#include "testsupport.h"
+#endif
+
+#include "uitestsupport.h"
+
+#include "models/resulttableview.h"
+#include "plots/timelinewidget.h"
+#include "session/runsession.h"
+
+#include <QDockWidget>
+#include <QPushButton>
+#include <QTabBar>
+#include <QStandardPaths>
+#include <QTableView>
+
+using namespace kscope;
+using namespace kscope::test;
+
+class TestTimelineView : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void drawsEveryRankAndZooms();
+    void clickSelectsTheEventUnderTheCursor();
+    void shiftDragSelectsASpanTheEventsViewFollows();
+    void aSegmentChosenElsewhereComesIntoView();
+    void showOnTimelineFromCollectivesAndCriticalPath();
+    void cleanupTestCase();
+
+private:
+    MainWindow& w() { return *m_window; }
+    TimelineWidget* timeline() { return w().view(QStringLiteral("timeline"))->findChild<TimelineWidget*>(); }
+    void wheel(QWidget* widget, QPoint at, int delta);
+    std::unique_ptr<MainWindow> m_window;
+};
+
+void TestTimelineView::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("KinetoscopeTest"));
+    QSettings().clear();
+    m_window = std::make_unique<MainWindow>();
+    m_window->resize(1600, 1000);
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    w().dock(QStringLiteral("timeline"))->raise();
+    QVERIFY(waitIdle(w()));
+}
+
+void TestTimelineView::wheel(QWidget* widget, QPoint at, int delta)
+{
+    QWheelEvent event(at, widget->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+    QApplication::sendEvent(widget, &event);
+}
+
+void TestTimelineView::drawsEveryRankAndZooms()
+{
+    TimelineWidget* t = timeline();
+    QVERIFY(t && t->message().isEmpty());
+    // Eight rank headers, each with its streams and a folded "CPU threads" line.
+    QVERIFY2(t->lineCount() >= 8 * 3, qPrintable(QString::number(t->lineCount())));
+    const QImage image = t->grab().toImage();
+    QVERIFY(distinctColours(image) > 8);
+    QVERIFY(t->itemsDrawn() > 0);
+    screenshot(t, "timeline-whole-run");
+    const qint64 from = t->windowFromNs(), to = t->windowToNs();
+    QVERIFY(to - from > 0);
+
+    // The wheel zooms in at the cursor: the time under it stays put.
+    const QPoint at(t->width() / 2, t->height() / 2);
+    wheel(t, at, 240);
+    QVERIFY(t->windowToNs() - t->windowFromNs() < (to - from) * 0.7);
+    QVERIFY(t->windowFromNs() > from && t->windowToNs() < to);
+    // W zooms in more, S out, D pans right, Home shows the whole run again.
+    const qint64 zoomed = t->windowToNs() - t->windowFromNs();
+    t->setFocus();
+    QTest::keyClick(t, Qt::Key_W);
+    QVERIFY(t->windowToNs() - t->windowFromNs() < zoomed);
+    QTest::keyClick(t, Qt::Key_S);
+    const qint64 before = t->windowFromNs();
+    QTest::keyClick(t, Qt::Key_D);
+    QVERIFY(t->windowFromNs() > before);
+    // Dragging left moves later in time (from the middle of the run, where there is room).
+    QTest::keyClick(t, Qt::Key_Home);
+    wheel(t, at, 240);
+    const qint64 beforeDrag = t->windowFromNs();
+    QTest::mousePress(t, Qt::LeftButton, Qt::NoModifier, at);
+    QTest::mouseMove(t, at - QPoint(60, 0));
+    QTest::mouseMove(t, at - QPoint(120, 0));
+    QTest::mouseRelease(t, Qt::LeftButton, Qt::NoModifier, at - QPoint(120, 0));
+    QVERIFY(t->windowFromNs() > beforeDrag);
+    screenshot(t, "timeline-zoomed");
+    QTest::keyClick(t, Qt::Key_Home);
+    QCOMPARE(t->windowFromNs(), from);
+    QCOMPARE(t->windowToNs(), to);
+}
+
+void TestTimelineView::clickSelectsTheEventUnderTheCursor()
+{
+    TimelineWidget* t = timeline();
+    // A kernel of rank 0's busiest stream, zoomed to.
+    const Run& slice = *w().session()->slice();
+    const EventTable& events = slice.ranks[0].events;
+    EventIndex kernel = kNoEvent;
+    for (size_t i = events.size() / 2; i < events.size() && kernel == kNoEvent; ++i)
+        if (events.kind[i] == EventKind::Kernel && events.durNs[i] > 5000)
+            kernel = EventIndex(i);
+    QVERIFY(kernel != kNoEvent);
+    t->showSpan(events.tsNs[kernel] - slice.minTsNs, events.endNs(kernel) - slice.minTsNs);
+    const QPoint at = t->pointOf(EventRef{RankIndex{0}, kernel});
+    QVERIFY2(!at.isNull(), "the kernel is on screen");
+    QCOMPARE(t->eventAt(at), std::optional<EventRef>(EventRef{RankIndex{0}, kernel}));
+    QTest::mouseClick(t, Qt::LeftButton, Qt::NoModifier, at);
+    const std::optional<EventRef> selected = w().session()->selection()->event();
+    QVERIFY(selected.has_value());
+    QCOMPARE(selected->rank, RankIndex{0});
+    QCOMPARE(slice.ranks[0].rowOfRunEvent(selected->event), kernel);
+    QCOMPARE(w().session()->selection()->kernel(), events.name[kernel].value);
+    screenshot(t, "timeline-kernel-selected");
+    QTest::keyClick(t, Qt::Key_Home);
+}
+
+void TestTimelineView::shiftDragSelectsASpanTheEventsViewFollows()
+{
+    TimelineWidget* t = timeline();
+    const QPoint a(t->width() / 3, t->height() / 2), b(t->width() / 2, t->height() / 2);
+    QTest::mousePress(t, Qt::LeftButton, Qt::ShiftModifier, a);
+    QTest::mouseMove(t, a + QPoint(10, 0));
+    QTest::mouseMove(t, b);
+    QTest::mouseRelease(t, Qt::LeftButton, Qt::ShiftModifier, b);
+    const TimeRange range = w().session()->selection()->timeRange();
+    QVERIFY(!range.isEmpty());
+    // The span is what was dragged over, within a pixel's worth of time.
+    const double nsPerPixel = double(t->windowToNs() - t->windowFromNs()) / double(t->width() - 200);
+    QVERIFY(double(range.endNs - range.beginNs) > 0.8 * nsPerPixel * (b.x() - a.x()));
+    w().dock(QStringLiteral("events"))->raise();
+    QVERIFY(waitIdle(w()));
+    auto* table = w().view(QStringLiteral("events"))->findChild<QTableView*>();
+    QVERIFY(table->model()->rowCount() > 0);
+    QVERIFY(size_t(table->model()->rowCount()) < w().session()->slice()->ranks[0].events.size());
+    w().session()->selection()->setTimeRange({});
+    w().dock(QStringLiteral("timeline"))->raise();
+    QVERIFY(waitIdle(w()));
+}
+
+void TestTimelineView::aSegmentChosenElsewhereComesIntoView()
+{
+    // The critical path's first segment: its event is outlined here and its span in view.
+    w().dock(QStringLiteral("critical-path"))->raise();
+    QVERIFY(waitIdle(w()));
+    ResultTableView* breakdown = w().view(QStringLiteral("critical-path"))->tableViews().front();
+    breakdown->setCurrentIndex(breakdown->model()->index(3, 0));
+    const TimeRange range = w().session()->selection()->timeRange();
+    QVERIFY(!range.isEmpty());
+    w().dock(QStringLiteral("timeline"))->raise();
+    QVERIFY(waitIdle(w()));
+    TimelineWidget* t = timeline();
+    QVERIFY(t->windowFromNs() <= range.beginNs && range.endNs <= t->windowToNs());
+    QVERIFY(t->windowToNs() - t->windowFromNs() < 4 * std::max<qint64>(range.endNs - range.beginNs, 200));
+    screenshot(t, "timeline-critical-path-segment");
+    // A step chosen: the window stays where it fits in the step's slice.
+    const int step = w().run()->ranks.front().steps.front().number;
+    w().session()->selection()->setStep(step);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(timeline()->message().isEmpty());
+    QVERIFY(timeline()->lineCount() > 0);
+    w().session()->selection()->setStep(-1);
+    w().session()->selection()->setTimeRange({});
+    QVERIFY(waitIdle(w()));
+}
+
+void TestTimelineView::showOnTimelineFromCollectivesAndCriticalPath()
+{
+    const auto frontTab = [this](const QString& title) {
+        for (QTabBar* bar : w().findChildren<QTabBar*>())
+            for (int i = 0; i < bar->count(); ++i)
+                if (bar->tabText(i) == title)
+                    return bar->currentIndex() == i;
+        return true;  // not tabbed: on its own, in front
+    };
+    const auto showButton = [this](const char* view) {
+        for (QPushButton* button : w().view(QString::fromLatin1(view))->findChildren<QPushButton*>())
+            if (button->text() == QLatin1String("Show on timeline"))
+                return button;
+        return static_cast<QPushButton*>(nullptr);
+    };
+    // A collective instance: its span in view, its last rank's kernel outlined.
+    w().dock(QStringLiteral("collectives"))->raise();
+    QVERIFY(waitIdle(w()));
+    QPushButton* fromCollectives = showButton("collectives");
+    QVERIFY(fromCollectives && !fromCollectives->isEnabled());  // nothing chosen yet
+    ResultTableView* instances = w().view(QStringLiteral("collectives"))->tableViews().front();
+    instances->setCurrentIndex(instances->model()->index(2, 0));
+    QVERIFY(fromCollectives->isEnabled());
+    fromCollectives->click();
+    QVERIFY(frontTab(QStringLiteral("Timeline")));
+    QVERIFY(waitIdle(w()));
+    TimeRange range = w().session()->selection()->timeRange();
+    QVERIFY(!range.isEmpty());
+    QVERIFY(timeline()->windowFromNs() <= range.beginNs && range.endNs <= timeline()->windowToNs());
+    const std::optional<EventRef> kernel = w().session()->selection()->event();
+    QVERIFY(kernel.has_value());
+    QVERIFY(w().run()->at(kernel->rank).events.kind[kernel->event] == EventKind::Kernel);
+    QVERIFY(!timeline()->pointOf(*kernel).isNull());  // drawn, on screen
+    screenshot(timeline(), "timeline-collective");
+
+    // The critical path without a chosen segment: its whole window.
+    w().dock(QStringLiteral("critical-path"))->raise();
+    QVERIFY(waitIdle(w()));
+    w().session()->selection()->setTimeRange({});
+    showButton("critical-path")->click();
+    QVERIFY(frontTab(QStringLiteral("Timeline")));
+    QVERIFY(waitIdle(w()));
+    range = w().session()->selection()->timeRange();
+    QVERIFY(!range.isEmpty());
+    QVERIFY(timeline()->windowFromNs() <= range.beginNs && range.endNs <= timeline()->windowToNs());
+    w().session()->selection()->setTimeRange({});
+    QVERIFY(waitIdle(w()));
+}
+
+void TestTimelineView::cleanupTestCase() { m_window.reset(); }
+
+QTEST_MAIN(TestTimelineView)
+#include "tst_timelineview.moc"

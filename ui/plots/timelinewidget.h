@@ -1,0 +1,131 @@
+#pragma once
+
+#ifndef Q_MOC_RUN  // moc cannot parse <compare>'s concepts (model/ids.h); it needs none of these
+#include "analysis/core/kerneltype.h"
+#include "analysis/timeline/timelineindex.h"
+#include "model/trace.h"
+#endif
+
+#include <QSet>
+#include <QWidget>
+
+#include <memory>
+#include <optional>
+
+class QScrollBar;
+
+namespace kscope {
+
+// The timeline's canvas: every rank of a run (or step slice) on one time axis, a header per rank
+// (click folds it), its GPU streams and annotation lanes, and its CPU threads by call depth
+// (folded under a "CPU threads" line until opened). It draws what the timeline index returns for
+// the visible window, so a frame costs a few rectangles per pixel column whatever the zoom.
+//
+// Hands: wheel zooms at the cursor (Shift+wheel scrolls the rows), drag pans, Shift+drag selects a
+// time range, a click selects the event under the cursor, a double click zooms to it, W/S zoom,
+// A/D pan, Home shows the whole run; a click in the overview strip centres the window there.
+// Times on the axis and in signals are nanoseconds since the run's earliest event.
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(QWidget* parent = nullptr);
+
+    void setData(std::shared_ptr<const Run> slice, std::shared_ptr<const TimelineIndex> index);
+    void clear(const QString& message);
+    QString message() const { return m_message; }
+
+    // The session's selection, drawn: an event (a row of the slice's table) and a time range.
+    void setSelectedEvent(std::optional<EventRef> event);
+    void setTimeRange(qint64 fromNs, qint64 toNs);  // empty: none
+
+    // The visible window; setWindow keeps it inside the run and at least a few ns wide.
+    qint64 windowFromNs() const { return m_fromNs; }
+    qint64 windowToNs() const { return m_toNs; }
+    void setWindow(qint64 fromNs, qint64 toNs);
+    void showWholeRun();
+    // Zooms so the span fills most of the width (drill-downs land here).
+    void showSpan(qint64 fromNs, qint64 toNs);
+
+    // Rows laid out now (rank headers, "CPU threads" lines and event rows), for tests.
+    int lineCount() const { return int(m_lines.size()); }
+    void setCpuThreadsShown(RankIndex rank, bool shown);
+    void setCpuThreadsShownEverywhere(bool shown);
+    // Items drawn in the last frame.
+    size_t itemsDrawn() const { return m_itemsDrawn; }
+    // The event drawn at a point, if any (for tests and the tooltip).
+    std::optional<EventRef> eventAt(QPoint point) const;
+    QPoint pointOf(EventRef event) const;  // the middle of an event's rectangle, if on screen
+
+signals:
+    void eventClicked(quint32 rank, qint32 row);
+    void rangeSelected(qint64 fromNs, qint64 toNs);
+    void windowChanged();
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseDoubleClickEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    enum class LineKind { RankHeader, CpuHeader, Row };
+    struct Line {
+        LineKind kind;
+        RankIndex rank;
+        int row = -1;  // index into TimelineIndex::rows for LineKind::Row
+        int y = 0;     // top, in content coordinates (before scrolling)
+        int height = 0;
+    };
+    struct Hit {
+        const Line* line = nullptr;
+        TimelineItem item;
+    };
+
+    void layoutLines();
+    void updateScrollBar();
+    QRect rowsRect() const;
+    double xOf(qint64 relNs) const;
+    qint64 nsAt(double x) const;
+    double nsPerPixel() const;
+    const Line* lineAt(int y) const;
+    std::optional<Hit> hitAt(QPoint point) const;
+    QString labelOf(const Line& line) const;
+    QColor colourOf(const TimelineRow& row, const TimelineItem& item) const;
+    QString tooltipOf(const Hit& hit) const;
+    void zoomAround(double x, double factor);
+    void panBy(double pixels);
+    void paintAxis(QPainter& p);
+    void paintOverview(QPainter& p);
+    void paintLine(QPainter& p, const Line& line, int y);
+
+    std::shared_ptr<const Run> m_run;
+    std::shared_ptr<const TimelineIndex> m_index;
+    mutable std::unique_ptr<KernelTypeCache> m_types;
+    QString m_message;
+    std::vector<Line> m_lines;
+    QSet<quint32> m_foldedRanks;
+    QSet<quint32> m_cpuShown;
+    QScrollBar* m_scroll;
+    qint64 m_originNs = 0;  // the run's earliest event (absolute)
+    qint64 m_runFromNs = 0;  // the index's extent, relative
+    qint64 m_runToNs = 1;
+    qint64 m_fromNs = 0;
+    qint64 m_toNs = 1;
+    std::optional<EventRef> m_selected;
+    int m_selectedRow = -1;  // the index row holding it
+    qint64 m_rangeFromNs = 0;
+    qint64 m_rangeToNs = 0;
+    // A press: where, and whether it became a pan or a range selection.
+    QPoint m_pressAt;
+    qint64 m_pressFromNs = 0;
+    bool m_pressed = false;
+    bool m_dragged = false;
+    bool m_selectingRange = false;
+    size_t m_itemsDrawn = 0;
+};
+
+} // namespace kscope
