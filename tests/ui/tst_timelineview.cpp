@@ -72,6 +72,11 @@ void TestTimelineView::drawsEveryRankAndZooms()
     QVERIFY(distinctColours(image) > 8);
     QVERIFY(t->itemsDrawn() > 0);
     screenshot(t, "timeline-whole-run");
+    // Export All writes it as timeline.png, as drawn.
+    const auto folder = scratchDir("kscope-ui-timeline-export");
+    const QStringList written = w().exportAll(QString::fromStdString(folder.string()));
+    QVERIFY2(written.contains(QString::fromStdString((folder / "timeline.png").string())), qPrintable(written.join(QLatin1Char(' '))));
+    QCOMPARE(QImage(QString::fromStdString((folder / "timeline.png").string())).size(), t->size());
     const qint64 from = t->windowFromNs(), to = t->windowToNs();
     QVERIFY(to - from > 0);
 

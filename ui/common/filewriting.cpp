@@ -4,6 +4,8 @@
 
 #include "model/atomicfile.h"
 
+#include <QBuffer>
+
 #include <mutex>
 #include <sstream>
 
@@ -48,6 +50,19 @@ bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* 
     if (!reason.isEmpty() && error)
         *error = QStringLiteral("%1: %2").arg(path, reason);
     return reason.isEmpty();
+}
+
+bool writePngFile(const QImage& image, const QString& path, QString* error)
+{
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (image.isNull() || !image.save(&buffer, "PNG")) {
+        if (error)
+            *error = QStringLiteral("%1: cannot encode the picture as PNG").arg(path);
+        return false;
+    }
+    return writeFileAtomically(path, bytes, error);
 }
 
 bool writeCsvFile(const Table& table, const QString& path, QString* error)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QByteArray>
+#include <QImage>
 #include <QString>
 
 #include <filesystem>
@@ -21,5 +22,7 @@ QString overwriteRefusal(const QString& path);
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 // A result table as CSV, with the CLI's columns and number format.
 bool writeCsvFile(const Table& table, const QString& path, QString* error = nullptr);
+// An image as PNG, written the same way.
+bool writePngFile(const QImage& image, const QString& path, QString* error = nullptr);
 
 } // namespace kscope

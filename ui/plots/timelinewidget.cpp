@@ -1,9 +1,14 @@
 #include "plots/timelinewidget.h"
 
+#include "common/filewriting.h"
 #include "common/format.h"
 #include "plots/palette.h"
 
+#include <QContextMenuEvent>
+#include <QFileDialog>
 #include <QKeyEvent>
+#include <QMenu>
+#include <QMessageBox>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QScrollBar>
@@ -165,6 +170,39 @@ void TimelineWidget::setCpuThreadsShown(RankIndex rank, bool shown)
         m_cpuShown.remove(rank.value);
     layoutLines();
     update();
+}
+
+QImage TimelineWidget::toImage(QSize minimum) const
+{
+    if (isVisible())
+        return const_cast<TimelineWidget*>(this)->grab().toImage();
+    auto* self = const_cast<TimelineWidget*>(this);  // a hidden widget is drawn at a size of its own
+    const QSize before = size();
+    self->resize(before.expandedTo(minimum));
+    QImage image = self->grab().toImage();
+    self->resize(before);
+    return image;
+}
+
+bool TimelineWidget::exportPng(const QString& path, QString* error) const
+{
+    return writePngFile(toImage(QSize(1400, 700)), path, error);
+}
+
+void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
+{
+    QMenu menu(this);
+    QAction* save = menu.addAction(tr("Export as PNG…"));
+    QAction* whole = menu.addAction(tr("Show the whole run (Home)"));
+    QAction* chosen = menu.exec(event->globalPos());
+    if (chosen == whole)
+        showWholeRun();
+    if (chosen != save)
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), QStringLiteral("timeline.png"), tr("PNG image (*.png)"));
+    QString error;
+    if (!path.isEmpty() && !exportPng(path, &error))
+        QMessageBox::warning(this, tr("Export Timeline"), error);
 }
 
 void TimelineWidget::setCpuThreadsShownEverywhere(bool shown)

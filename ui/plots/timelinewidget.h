@@ -46,10 +46,14 @@ public:
     // Zooms so the span fills most of the width (drill-downs land here).
     void showSpan(qint64 fromNs, qint64 toNs);
 
+    // The timeline as drawn; a hidden one (a tab behind) at least `minimum` large.
+    QImage toImage(QSize minimum) const;
     // Rows laid out now (rank headers, "CPU threads" lines and event rows), for tests.
     int lineCount() const { return int(m_lines.size()); }
     void setCpuThreadsShown(RankIndex rank, bool shown);
     void setCpuThreadsShownEverywhere(bool shown);
+    // The right-click menu's "Export as PNG…", without the dialog.
+    bool exportPng(const QString& path, QString* error = nullptr) const;
     // Items drawn in the last frame.
     size_t itemsDrawn() const { return m_itemsDrawn; }
     // The event drawn at a point, if any (for tests and the tooltip).
@@ -70,6 +74,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseDoubleClickEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     enum class LineKind { RankHeader, CpuHeader, Row };

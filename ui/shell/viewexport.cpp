@@ -31,6 +31,14 @@ QList<ViewFiles> exportViews(const QList<AnalysisView*>& views, const QString& f
             else
                 files.errors << error;
         }
+        for (const PictureExport& picture : view->pictures()) {
+            const QString path = dir.filePath(picture.name + QStringLiteral(".png"));
+            QString error;
+            if (writePngFile(picture.image, path, &error))
+                files.charts << path;
+            else
+                files.errors << error;
+        }
         for (const TableExport& table : view->tables()) {
             const QString path = dir.filePath(table.name + QStringLiteral(".csv"));
             QString error;

@@ -7,6 +7,7 @@
 #include "analysis/patterns/steps.h"
 
 #include <QHash>
+#include <QImage>
 #include <QList>
 #include <QWidget>
 
@@ -44,6 +45,12 @@ private:
 struct TableExport {
     QString name;
     Table table;
+};
+
+// A drawing that is not a chart (the timeline), as Export All writes it: name.png.
+struct PictureExport {
+    QString name;
+    QImage image;
 };
 
 // A dock's content. The life cycle every view shares lives here: on a new run, mode, step or
@@ -88,6 +95,11 @@ protected:
     // A selection change this view does not recompute for: re-highlight only.
     virtual void highlightSelection() {}
     virtual QList<TableExport> currentTables() const { return {}; }
+public:
+    // Drawings besides the charts, of the current state only (empty while computing).
+    virtual QList<PictureExport> pictures() const { return {}; }
+
+protected:
     // Whether currentTables() has something to export while a message is on screen (import
     // issues say why a run has no usable rank).
     virtual bool hasTablesWithoutResult() const { return false; }

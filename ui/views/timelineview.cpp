@@ -98,6 +98,14 @@ protected:
         m_caption->setText(message);
     }
 
+public:
+    QList<PictureExport> pictures() const override
+    {
+        if (!isCurrent() || !m_index || !m_timeline->message().isEmpty())
+            return {};
+        return {{QStringLiteral("timeline"), m_timeline->toImage(QSize(1400, 700))}};
+    }
+
 private:
     void updateCaption()
     {
