@@ -5,6 +5,7 @@
 // into view; a step keeps the window where it fits.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <compare>; it only needs the test class
+#include "analysis/resulttable.h"
 #include "model/trace.h"
 #include "testsupport.h"
 #endif
@@ -76,7 +77,7 @@ void TestTimelineView::drawsEveryRankAndZooms()
     const auto folder = scratchDir("kscope-ui-timeline-export");
     const QStringList written = w().exportAll(QString::fromStdString(folder.string()));
     QVERIFY2(written.contains(QString::fromStdString((folder / "timeline.png").string())), qPrintable(written.join(QLatin1Char(' '))));
-    QCOMPARE(QImage(QString::fromStdString((folder / "timeline.png").string())).size(), t->size());
+    QCOMPARE(QImage(QString::fromStdString((folder / "timeline.png").string())).size(), t->size().expandedTo(QSize(900, 500)));
     const qint64 from = t->windowFromNs(), to = t->windowToNs();
     QVERIFY(to - from > 0);
 
@@ -144,6 +145,26 @@ void TestTimelineView::shiftDragSelectsASpanTheEventsViewFollows()
     QTest::mouseRelease(t, Qt::LeftButton, Qt::ShiftModifier, b);
     const TimeRange range = w().session()->selection()->timeRange();
     QVERIFY(!range.isEmpty());
+    // What ran inside it, by name, counted from the events themselves.
+    QVERIFY(waitIdle(w()));
+    const Run& slice = *w().session()->slice();
+    int64_t overlapping = 0;
+    for (const RankTrace& rank : slice.ranks)
+        for (size_t i = 0; i < rank.events.size(); ++i) {
+            const EventKind kind = rank.events.kind[i];
+            if ((kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset) && rank.events.stream[i] >= 0
+                && rank.events.tsNs[i] - slice.minTsNs < range.endNs && rank.events.endNs(EventIndex(i)) - slice.minTsNs > range.beginNs)
+                ++overlapping;
+        }
+    QVERIFY(overlapping > 0);
+    const QList<TableExport> tables = w().view(QStringLiteral("timeline"))->tables();
+    QCOMPARE(tables.size(), 1);
+    QCOMPARE(tables.front().name, QStringLiteral("timeline-span"));
+    int64_t counted = 0;
+    for (const std::vector<Cell>& row : tables.front().table.rows)
+        counted += std::get<int64_t>(row.at(2));
+    QCOMPARE(counted, overlapping);
+    screenshot(w().view(QStringLiteral("timeline")), "timeline-span");
     // The span is what was dragged over, within a pixel's worth of time.
     const double nsPerPixel = double(t->windowToNs() - t->windowFromNs()) / double(t->width() - 200);
     QVERIFY(double(range.endNs - range.beginNs) > 0.8 * nsPerPixel * (b.x() - a.x()));

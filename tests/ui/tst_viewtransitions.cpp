@@ -29,6 +29,8 @@
 #include "analysis/tables/patterntables.h"
 #include "analysis/launch/queuelength.h"
 #include "analysis/patterns/steps.h"
+#include "analysis/tables/timelinetables.h"
+#include "analysis/timeline/spansummary.h"
 #include "analysis/diff/tracediff.h"
 #include "model/synth/synthrun.h"
 #include "model/trace.h"
@@ -232,6 +234,10 @@ Table TestViewTransitions::expected(const QString& name) const
     if (name.startsWith(QLatin1String("queue-"))) {
         const QueueLength result = queueLength(slice, {.htaCompat = hta, .ranks = {rankOf(slice, name)}});
         return name.startsWith(QLatin1String("queue-blocked")) ? queueBlockedTable(result) : queueSummaryTable(result);
+    }
+    if (name == QLatin1String("timeline-span")) {
+        const TimeRange range = m_window->session()->selection()->timeRange();
+        return spanSummaryTable(slice, summarizeSpan(slice, {range.beginNs, range.endNs}));
     }
     if (name.startsWith(QLatin1String("memory-bw-")))
         return memoryBwSummaryTable(memoryBandwidth(slice, {.htaCompat = hta, .ranks = {rankOf(slice, name)}}));

@@ -174,13 +174,16 @@ void TimelineWidget::setCpuThreadsShown(RankIndex rank, bool shown)
 
 QImage TimelineWidget::toImage(QSize minimum) const
 {
-    if (isVisible())
-        return const_cast<TimelineWidget*>(this)->grab().toImage();
-    auto* self = const_cast<TimelineWidget*>(this);  // a hidden widget is drawn at a size of its own
-    const QSize before = size();
-    self->resize(before.expandedTo(minimum));
-    QImage image = self->grab().toImage();
-    self->resize(before);
+    // Painted straight into the image at its size: the same drawing as on screen, without
+    // resizing the widget in its dock.
+    auto* self = const_cast<TimelineWidget*>(this);
+    const QSize canvas = size().expandedTo(minimum);
+    QImage image(canvas, QImage::Format_ARGB32_Premultiplied);
+    image.fill(Qt::white);
+    QPainter p(&image);
+    self->m_imageSize = canvas;
+    self->paintCanvas(p);
+    self->m_imageSize = QSize();
     return image;
 }
 
@@ -254,7 +257,9 @@ void TimelineWidget::layoutLines()
 QRect TimelineWidget::rowsRect() const
 {
     const int top = kOverviewHeight + kAxisHeight;
-    return QRect(0, top, width() - m_scroll->width(), std::max(0, height() - top));
+    const QSize canvas = m_imageSize.isValid() ? m_imageSize : size();
+    const int scrollBar = m_imageSize.isValid() ? 0 : m_scroll->width();  // a picture has none
+    return QRect(0, top, canvas.width() - scrollBar, std::max(0, canvas.height() - top));
 }
 
 void TimelineWidget::updateScrollBar()
@@ -616,11 +621,18 @@ void TimelineWidget::paintLine(QPainter& p, const Line& line, int y)
 void TimelineWidget::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
-    p.fillRect(rect(), palette().base());
+    paintCanvas(p);
+}
+
+void TimelineWidget::paintCanvas(QPainter& p)
+{
+    const QRect canvas(QPoint(0, 0), m_imageSize.isValid() ? m_imageSize : size());
+    p.setFont(font());
+    p.fillRect(canvas, palette().base());
     m_itemsDrawn = 0;
     if (!m_run || !m_index || !m_message.isEmpty()) {
         p.setPen(QColor(110, 110, 120));
-        p.drawText(rect(), Qt::AlignCenter, m_message);
+        p.drawText(canvas, Qt::AlignCenter, m_message);
         return;
     }
     const QRect rows = rowsRect();

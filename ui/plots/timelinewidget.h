@@ -46,7 +46,7 @@ public:
     // Zooms so the span fills most of the width (drill-downs land here).
     void showSpan(qint64 fromNs, qint64 toNs);
 
-    // The timeline as drawn; a hidden one (a tab behind) at least `minimum` large.
+    // The timeline as drawn, at least `minimum` large (drawn at that size for the picture).
     QImage toImage(QSize minimum) const;
     // Rows laid out now (rank headers, "CPU threads" lines and event rows), for tests.
     int lineCount() const { return int(m_lines.size()); }
@@ -103,6 +103,7 @@ private:
     QString tooltipOf(const Hit& hit) const;
     void zoomAround(double x, double factor);
     void panBy(double pixels);
+    void paintCanvas(QPainter& p);  // everything but the scroll bar, on screen or into a picture
     void paintAxis(QPainter& p);
     void paintOverview(QPainter& p);
     void paintLine(QPainter& p, const Line& line, int y);
@@ -131,6 +132,7 @@ private:
     bool m_dragged = false;
     bool m_selectingRange = false;
     size_t m_itemsDrawn = 0;
+    QSize m_imageSize;  // while painting a picture: its size instead of the widget's
 };
 
 } // namespace kscope

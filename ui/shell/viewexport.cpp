@@ -31,7 +31,7 @@ QList<ViewFiles> exportViews(const QList<AnalysisView*>& views, const QString& f
             else
                 files.errors << error;
         }
-        for (const PictureExport& picture : view->pictures()) {
+        for (const PictureExport& picture : view->pictures(QSize(minWidth, minHeight))) {
             const QString path = dir.filePath(picture.name + QStringLiteral(".png"));
             QString error;
             if (writePngFile(picture.image, path, &error))

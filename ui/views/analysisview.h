@@ -96,8 +96,13 @@ protected:
     virtual void highlightSelection() {}
     virtual QList<TableExport> currentTables() const { return {}; }
 public:
-    // Drawings besides the charts, of the current state only (empty while computing).
-    virtual QList<PictureExport> pictures() const { return {}; }
+    // Drawings besides the charts, of the current state only (empty while computing), at least
+    // `minimum` large, as exported charts are.
+    virtual QList<PictureExport> pictures(QSize minimum) const
+    {
+        Q_UNUSED(minimum);
+        return {};
+    }
 
 protected:
     // Whether currentTables() has something to export while a message is on screen (import

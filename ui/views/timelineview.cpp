@@ -8,8 +8,12 @@
 #include "views/viewlayout.h"
 
 #include "common/format.h"
+#include "models/modelroles.h"
+#include "models/resulttableview.h"
 #include "plots/timelinewidget.h"
 
+#include "analysis/tables/timelinetables.h"
+#include "analysis/timeline/spansummary.h"
 #include "analysis/timeline/timelineindex.h"
 #include "model/trace.h"
 
@@ -27,11 +31,23 @@ class TimelineView : public AnalysisView {
 public:
     TimelineView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
-          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_timeline(new TimelineWidget(this))
+          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_timeline(new TimelineWidget(this)),
+          m_spanCaption(new QLabel(this)), m_span(new ResultTableView(QStringLiteral("timeline-span"), this))
     {
         makeCaption(m_caption, false);
+        makeCaption(m_spanCaption, false);
         m_cpuThreads->setToolTip(tr("Show every rank's CPU threads, one row per call depth (a rank's \"CPU threads\" line opens one)"));
-        setPage(this, {controlRow(this, {m_caption, m_cpuThreads})}, m_timeline);
+        m_span->setNameColumn(QStringLiteral("name"));
+        m_span->setMinimumHeight(40);
+        m_span->sortByColumn(3, Qt::DescendingOrder);  // the most time inside the span first
+        setPage(this, {controlRow(this, {m_caption, m_cpuThreads})},
+                splitOf(this, Qt::Vertical, {m_timeline, stackedBox(this, {m_spanCaption}, m_span)}, {4, 1}));
+        addTableViews({m_span});
+        connect(m_span, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            const quint32 id = index.data(kIdRole).toUInt();
+            if (id != 0)
+                pickKernel(id, fmt::qstr(slice().str(StringId{id})));
+        });
         connect(m_cpuThreads, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuThreads, on); });
         connect(m_timeline, &TimelineWidget::windowChanged, this, &TimelineView::updateCaption);
         connect(m_timeline, &TimelineWidget::eventClicked, this, [this](quint32 rank, qint32 row) {
@@ -56,7 +72,18 @@ protected:
     {
         return analysisRequest("timeline-index", NoOptions{}, [](const Run& run, NoOptions) { return buildTimelineIndex(run); });
     }
-    QList<AnalysisRequest> requests() const override { return {indexRequest()}; }
+    // What lies inside the selected span (none selected: nothing to sum).
+    Request<SpanSummary> spanRequest() const
+    {
+        const TimeRange range = selection()->timeRange();
+        return analysisRequest("timeline-span", SpanSummaryOptions{range.beginNs, range.endNs}, summarizeSpan);
+    }
+    QList<AnalysisRequest> requests() const override
+    {
+        if (selection()->timeRange().isEmpty())
+            return {indexRequest()};
+        return {indexRequest(), spanRequest()};
+    }
 
     void present(const ResultSet& results) override
     {
@@ -68,8 +95,31 @@ protected:
         m_index = results.share(indexRequest());
         m_timeline->setData(session()->slice(), m_index);
         m_timeline->setCpuThreadsShownEverywhere(cpu);
+        if (selection()->timeRange().isEmpty()) {
+            m_spanResult.reset();
+            m_span->setTable(std::make_shared<Table>());
+            m_spanCaption->setText(tr("Shift+drag over the timeline: what ran inside the span, by name"));
+        } else {
+            m_spanResult = results.share(spanRequest());
+            QVector<quint32> ids;
+            for (const SpanSummaryRow& row : m_spanResult->rows)
+                ids.push_back(row.name.value);
+            m_span->setTable(std::make_shared<Table>(spanSummaryTable(slice(), *m_spanResult)), ids);
+            const TimeRange range = selection()->timeRange();
+            m_spanCaption->setText(tr("<b>Inside %1 to %2</b> (%3): %4 GPU events, every rank")
+                                       .arg(fmt::duration(double(range.beginNs)), fmt::duration(double(range.endNs)),
+                                            fmt::duration(double(range.endNs - range.beginNs)))
+                                       .arg(QLocale().toString(qint64(m_spanResult->events))));
+        }
         highlightSelection();
         updateCaption();
+    }
+
+    QList<TableExport> currentTables() const override
+    {
+        if (!m_spanResult)
+            return {};
+        return {{QStringLiteral("timeline-span"), spanSummaryTable(slice(), *m_spanResult)}};
     }
 
     void highlightSelection() override
@@ -99,11 +149,11 @@ protected:
     }
 
 public:
-    QList<PictureExport> pictures() const override
+    QList<PictureExport> pictures(QSize minimum) const override
     {
         if (!isCurrent() || !m_index || !m_timeline->message().isEmpty())
             return {};
-        return {{QStringLiteral("timeline"), m_timeline->toImage(QSize(1400, 700))}};
+        return {{QStringLiteral("timeline"), m_timeline->toImage(minimum)}};
     }
 
 private:
@@ -122,7 +172,10 @@ private:
     QLabel* m_caption;
     QCheckBox* m_cpuThreads;
     TimelineWidget* m_timeline;
+    QLabel* m_spanCaption;
+    ResultTableView* m_span;
     std::shared_ptr<const TimelineIndex> m_index;
+    std::shared_ptr<const SpanSummary> m_spanResult;
     TimeRange m_lastRange;  // the selection's span last shown
 };
 

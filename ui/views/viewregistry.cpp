@@ -72,7 +72,7 @@ const std::vector<ViewSpec>& viewRegistry()
         spec("critical-path", TITLE("Critical path"), "criticalPathDock", Ranks, criticalPathView(), Right, "idle", Tab::Behind),
         spec("events", TITLE("Events"), "eventsDock", Ranks | TimeRange, eventsView(), Right, "idle", Tab::Behind),
         spec("memory", TITLE("Memory"), "memoryDock", Ranks, memoryView(), Right, "idle", Tab::Behind),
-        spec("timeline", TITLE("Timeline"), "timelineDock", Nothing, timelineView(), Right, "idle", Tab::Behind),
+        spec("timeline", TITLE("Timeline"), "timelineDock", TimeRange, timelineView(), Right, "idle", Tab::Behind),
     };
 #undef TITLE
     return views;
