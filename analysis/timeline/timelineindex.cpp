@@ -131,6 +131,12 @@ void buildLevels(const EventTable& t, TimelineRow& row)
 
 } // namespace
 
+bool drawnOnTimeline(const EventTable& events, size_t row)
+{
+    RowKey key{};
+    return rowOf(events, row, key);
+}
+
 size_t TimelineIndex::residentBytes() const
 {
     size_t bytes = rows.capacity() * sizeof(TimelineRow);

@@ -66,6 +66,10 @@ struct TimelineIndex {
     size_t residentBytes() const;
 };
 
+// Whether the timeline draws this event (a complete event on a GPU stream, an annotation lane or a
+// CPU thread; not instants, counters or the trace's own span).
+bool drawnOnTimeline(const EventTable& events, size_t row);
+
 // Builds the rows of every rank of `run` (a whole run or a step slice; its event tables are
 // referenced, never copied).
 TimelineIndex buildTimelineIndex(const Run& run);

@@ -19,6 +19,7 @@
 #include <QDockWidget>
 #include <QPushButton>
 #include <QTabBar>
+#include <QToolButton>
 #include <QStandardPaths>
 #include <QTableView>
 
@@ -34,6 +35,7 @@ private slots:
     void shiftDragSelectsASpanTheEventsViewFollows();
     void aSegmentChosenElsewhereComesIntoView();
     void showOnTimelineFromCollectivesAndCriticalPath();
+    void findStepsThroughMatches();
     void cleanupTestCase();
 
 private:
@@ -250,6 +252,52 @@ void TestTimelineView::showOnTimelineFromCollectivesAndCriticalPath()
     QVERIFY(!range.isEmpty());
     QVERIFY(timeline()->windowFromNs() <= range.beginNs && range.endNs <= timeline()->windowToNs());
     w().session()->selection()->setTimeRange({});
+    QVERIFY(waitIdle(w()));
+}
+
+void TestTimelineView::findStepsThroughMatches()
+{
+    // Every drawn event named like the pattern, in time order; next zooms to each and selects it.
+    w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("find"), QStringLiteral("^ncclDevKernel_AllReduce"));
+    QVERIFY(waitIdle(w()));
+    const Run& slice = *w().session()->slice();
+    int expected = 0;
+    for (const RankTrace& rank : slice.ranks)
+        for (size_t i = 0; i < rank.events.size(); ++i)
+            expected += rank.events.kind[i] == EventKind::Kernel && slice.str(rank.events.name[i]).starts_with("ncclDevKernel_AllReduce");
+    QVERIFY(expected > 8);
+    AnalysisView* view = w().view(QStringLiteral("timeline"));
+    const auto label = [view](const QString& prefix) {
+        for (QLabel* l : view->findChildren<QLabel*>())
+            if (l->text().startsWith(prefix))
+                return true;
+        return false;
+    };
+    QVERIFY(label(QStringLiteral("%1 matches").arg(expected)));
+    QToolButton* next = nullptr;
+    for (QToolButton* b : view->findChildren<QToolButton*>())
+        if (b->text() == QStringLiteral("▶"))
+            next = b;
+    QVERIFY(next && next->isEnabled());
+    QTest::keyClick(timeline(), Qt::Key_Home);
+    next->click();
+    const std::optional<EventRef> first = w().session()->selection()->event();
+    QVERIFY(first.has_value());
+    QVERIFY(slice.str(slice.at(first->rank).events.name[first->event]).starts_with("ncclDevKernel_AllReduce"));
+    QVERIFY(label(QStringLiteral("1 of %1").arg(expected)));
+    const EventTable& t = slice.at(first->rank).events;
+    QVERIFY(timeline()->windowFromNs() <= t.tsNs[first->event] - slice.minTsNs);
+    QVERIFY(timeline()->windowToNs() >= t.endNs(first->event) - slice.minTsNs);
+    next->click();
+    const std::optional<EventRef> second = w().session()->selection()->event();
+    QVERIFY(second && *second != *first);
+    QVERIFY(slice.at(second->rank).events.tsNs[second->event] >= t.tsNs[first->event]);
+    // A bad pattern says so and finds nothing.
+    w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("find"), QStringLiteral("(unclosed"));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(label(QStringLiteral("bad regex")));
+    QVERIFY(!next->isEnabled());
+    w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("find"), QString());
     QVERIFY(waitIdle(w()));
 }
 

@@ -15,23 +15,29 @@
 #include "analysis/tables/timelinetables.h"
 #include "analysis/timeline/spansummary.h"
 #include "analysis/timeline/timelineindex.h"
+#include "analysis/timeline/timelinesearch.h"
 #include "model/trace.h"
 
 #include <QCheckBox>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLocale>
+#include <QToolButton>
 
 namespace kscope {
 
 namespace {
 
 const QString kCpuThreads = QStringLiteral("cpu-threads");  // open every rank's CPU threads
+const QString kFind = QStringLiteral("find");               // a name regex to step through
 
 class TimelineView : public AnalysisView {
 public:
     TimelineView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
-          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_timeline(new TimelineWidget(this)),
+          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_find(new QLineEdit(this)),
+          m_previous(new QToolButton(this)), m_next(new QToolButton(this)), m_found(new QLabel(this)),
+          m_timeline(new TimelineWidget(this)),
           m_spanCaption(new QLabel(this)), m_span(new ResultTableView(QStringLiteral("timeline-span"), this))
     {
         makeCaption(m_caption, false);
@@ -40,8 +46,20 @@ public:
         m_span->setNameColumn(QStringLiteral("name"));
         m_span->setMinimumHeight(40);
         m_span->sortByColumn(3, Qt::DescendingOrder);  // the most time inside the span first
-        setPage(this, {controlRow(this, {m_caption, m_cpuThreads})},
-                splitOf(this, Qt::Vertical, {m_timeline, stackedBox(this, {m_spanCaption}, m_span)}, {4, 1}));
+        m_spanBox = stackedBox(this, {m_spanCaption}, m_span);
+        m_spanBox->hide();  // until a span is selected
+        m_find->setPlaceholderText(tr("Find (name regex)"));
+        m_find->setClearButtonEnabled(true);
+        m_find->setMaximumWidth(220);
+        m_previous->setText(QStringLiteral("◀"));
+        m_previous->setToolTip(tr("Previous match"));
+        m_next->setText(QStringLiteral("▶"));
+        m_next->setToolTip(tr("Next match (from the window's start)"));
+        setPage(this, {controlRow(this, {m_caption, m_find, m_previous, m_next, m_found, m_cpuThreads})},
+                splitOf(this, Qt::Vertical, {m_timeline, m_spanBox}, {4, 1}));
+        connect(m_find, &QLineEdit::editingFinished, this, [this] { setOption(kFind, m_find->text()); });
+        connect(m_next, &QToolButton::clicked, this, [this] { stepMatch(+1); });
+        connect(m_previous, &QToolButton::clicked, this, [this] { stepMatch(-1); });
         addTableViews({m_span});
         connect(m_span, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             const quint32 id = index.data(kIdRole).toUInt();
@@ -78,11 +96,18 @@ protected:
         const TimeRange range = selection()->timeRange();
         return analysisRequest("timeline-span", SpanSummaryOptions{range.beginNs, range.endNs}, summarizeSpan);
     }
+    Request<TimelineSearch> searchRequest() const
+    {
+        return analysisRequest("timeline-find", TimelineSearchOptions{option(kFind, QString()).toStdString()}, searchTimeline);
+    }
     QList<AnalysisRequest> requests() const override
     {
-        if (selection()->timeRange().isEmpty())
-            return {indexRequest()};
-        return {indexRequest(), spanRequest()};
+        QList<AnalysisRequest> wanted = {indexRequest()};
+        if (!selection()->timeRange().isEmpty())
+            wanted << spanRequest();
+        if (!option(kFind, QString()).isEmpty())
+            wanted << searchRequest();
+        return wanted;
     }
 
     void present(const ResultSet& results) override
@@ -94,12 +119,14 @@ protected:
         }
         m_index = results.share(indexRequest());
         m_timeline->setData(session()->slice(), m_index);
+        presentSearch(results);
         m_timeline->setCpuThreadsShownEverywhere(cpu);
         if (selection()->timeRange().isEmpty()) {
             m_spanResult.reset();
             m_span->setTable(std::make_shared<Table>());
-            m_spanCaption->setText(tr("Shift+drag over the timeline: what ran inside the span, by name"));
+            m_spanBox->hide();
         } else {
+            m_spanBox->show();
             m_spanResult = results.share(spanRequest());
             QVector<quint32> ids;
             for (const SpanSummaryRow& row : m_spanResult->rows)
@@ -157,6 +184,52 @@ public:
     }
 
 private:
+    void presentSearch(const ResultSet& results)
+    {
+        const QString pattern = option(kFind, QString());
+        {
+            const QSignalBlocker blocker(m_find);
+            m_find->setText(pattern);
+        }
+        m_search = pattern.isEmpty() ? nullptr : results.share(searchRequest());
+        m_match = -1;
+        const bool found = m_search && !m_search->matches.empty();
+        m_previous->setEnabled(found);
+        m_next->setEnabled(found);
+        m_found->setText(!m_search                  ? QString()
+                         : !m_search->error.empty() ? tr("bad regex")
+                         : m_search->matches.size() == 1 ? tr("1 match")
+                                                         : tr("%1 matches").arg(m_search->matches.size()));
+        m_found->setToolTip(m_search ? fmt::qstr(m_search->error) : QString());
+    }
+
+    // The next (or previous) match: the first from the window's start, then each in turn; zoomed
+    // to and selected.
+    void stepMatch(int direction)
+    {
+        if (!m_search || m_search->matches.empty())
+            return;
+        const std::vector<EventRef>& matches = m_search->matches;
+        const auto startOf = [this](const EventRef& m) { return slice().at(m.rank).events.tsNs[m.event] - slice().minTsNs; };
+        const int count = int(matches.size());
+        if (m_match < 0) {
+            const qint64 from = m_timeline->windowFromNs();
+            const auto first = std::find_if(matches.begin(), matches.end(), [&](const EventRef& m) { return startOf(m) >= from; });
+            m_match = first == matches.end() ? 0 : int(first - matches.begin());
+            if (direction < 0)
+                m_match = (m_match + count - 1) % count;
+        } else {
+            m_match = (m_match + direction + count) % count;
+        }
+        const EventRef match = matches[size_t(m_match)];
+        const EventTable& t = slice().at(match.rank).events;
+        m_timeline->showSpan(startOf(match), t.endNs(match.event) - slice().minTsNs);
+        m_found->setText(tr("%1 of %2").arg(m_match + 1).arg(count));
+        if (t.kind[match.event] == EventKind::Kernel || t.kind[match.event] == EventKind::Memcpy || t.kind[match.event] == EventKind::Memset)
+            pickKernel(t.name[match.event].value, fmt::qstr(slice().str(t.name[match.event])));
+        pickEvent(match.rank, match.event);
+    }
+
     void updateCaption()
     {
         if (!m_index)
@@ -171,11 +244,18 @@ private:
 
     QLabel* m_caption;
     QCheckBox* m_cpuThreads;
+    QLineEdit* m_find;
+    QToolButton* m_previous;
+    QToolButton* m_next;
+    QLabel* m_found;
     TimelineWidget* m_timeline;
+    QWidget* m_spanBox;  // the span's caption and table
     QLabel* m_spanCaption;
     ResultTableView* m_span;
     std::shared_ptr<const TimelineIndex> m_index;
     std::shared_ptr<const SpanSummary> m_spanResult;
+    std::shared_ptr<const TimelineSearch> m_search;
+    int m_match = -1;  // the match shown last
     TimeRange m_lastRange;  // the selection's span last shown
 };
 
