@@ -77,6 +77,14 @@ protected:
     void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
+    static constexpr int kLabelWidth = 170;
+    static constexpr int kOverviewHeight = 14;
+    static constexpr int kAxisHeight = 30;  // step numbers above, times below
+    static constexpr int kRowHeight = 16;
+    static constexpr int kHeaderHeight = 18;
+    static constexpr qint64 kMinWindowNs = 50;
+    static constexpr int kDragThreshold = 4;  // pixels before a press is a drag, not a click
+
     enum class LineKind { RankHeader, CpuHeader, Row };
     struct Line {
         LineKind kind;
