@@ -239,6 +239,8 @@ void TestTimelineView::showOnTimelineFromCollectivesAndCriticalPath()
     QVERIFY(kernel.has_value());
     QVERIFY(w().run()->at(kernel->rank).events.kind[kernel->event] == EventKind::Kernel);
     QVERIFY(!timeline()->pointOf(*kernel).isNull());  // drawn, on screen
+    // The same instance on every rank that took part, each rank's wait shaded.
+    QCOMPARE(timeline()->collectiveMarkCount(), size_t(8));
     screenshot(timeline(), "timeline-collective");
 
     // The critical path without a chosen segment: its whole window.

@@ -204,6 +204,17 @@ void TimelineWidget::paintLine(QPainter& p, const Line& line, int y)
                        fontMetrics().elidedText(fmt::qstr(m_run->str(t.name[item.longest])), Qt::ElideRight, int(box.width()) - 5));
         }
     }
+    for (size_t k = 0; k < m_marks.size(); ++k) {
+        if (m_markRows[k] != line.row)
+            continue;
+        const CollectiveMark& mark = m_marks[k];
+        const double x0 = xOf(mark.startNs), wait = xOf(mark.waitEndNs), x1 = xOf(mark.endNs);
+        if (wait > x0)  // waiting for the last rank: hatched red
+            p.fillRect(QRectF(x0, y + 1, wait - x0, line.height - 2), QBrush(QColor(200, 30, 30, 150), Qt::BDiagPattern));
+        p.setPen(QPen(QColor(170, 20, 20), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(x0 - 1, y, std::max(2.0, x1 - x0 + 2), line.height - 1));
+    }
     if (m_selected && line.row == m_selectedRow) {
         const EventIndex e = m_selected->event;
         const double x0 = xOf(t.tsNs[e] - m_originNs), x1 = xOf(t.endNs(e) - m_originNs);

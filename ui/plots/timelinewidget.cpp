@@ -36,8 +36,10 @@ void TimelineWidget::setData(std::shared_ptr<const Run> slice, std::shared_ptr<c
     m_types = m_run ? std::make_unique<KernelTypeCache>(m_run->strings) : nullptr;
     m_message = !m_index || m_index->rows.empty() ? tr("No event to draw in what is shown") : QString();
     m_originNs = m_run ? m_run->minTsNs : 0;
-    m_selected.reset();  // rows of another table: the view sets it again
+    m_selected.reset();  // rows of another table: the view sets them again
     m_selectedRow = -1;
+    m_marks.clear();
+    m_markRows.clear();
     m_runFromNs = m_index ? m_index->beginNs - m_originNs : 0;
     m_runToNs = m_index ? std::max(m_index->endNs - m_originNs, m_runFromNs + kMinWindowNs) : 1;
     layoutLines();
@@ -61,16 +63,38 @@ void TimelineWidget::clear(const QString& message)
     update();
 }
 
+int TimelineWidget::rowHolding(EventRef event) const
+{
+    if (!m_index || !m_run || !m_run->has(event.rank) || event.event < 0)
+        return -1;
+    const EventTable& t = m_run->at(event.rank).events;
+    for (size_t r = 0; r < m_index->rows.size(); ++r) {
+        const TimelineRow& row = m_index->rows[r];
+        if (row.rank != event.rank)
+            continue;
+        // A row is by start: look where the event's start is, then along the ties.
+        auto it = std::lower_bound(row.events.begin(), row.events.end(), t.tsNs[event.event],
+                                   [&t](EventIndex e, qint64 ts) { return t.tsNs[e] < ts; });
+        for (; it != row.events.end() && t.tsNs[*it] == t.tsNs[event.event]; ++it)
+            if (*it == event.event)
+                return int(r);
+    }
+    return -1;
+}
+
 void TimelineWidget::setSelectedEvent(std::optional<EventRef> event)
 {
     m_selected = event;
-    m_selectedRow = -1;
-    if (m_selected && m_index)
-        for (size_t r = 0; r < m_index->rows.size() && m_selectedRow < 0; ++r) {
-            const TimelineRow& row = m_index->rows[r];
-            if (row.rank == m_selected->rank && std::find(row.events.begin(), row.events.end(), m_selected->event) != row.events.end())
-                m_selectedRow = int(r);
-        }
+    m_selectedRow = event ? rowHolding(*event) : -1;
+    update();
+}
+
+void TimelineWidget::setCollectiveMarks(std::vector<CollectiveMark> marks)
+{
+    m_marks = std::move(marks);
+    m_markRows.clear();
+    for (const CollectiveMark& mark : m_marks)
+        m_markRows.push_back(rowHolding(EventRef{mark.rank, mark.kernel}));
     update();
 }
 

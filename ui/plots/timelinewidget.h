@@ -37,6 +37,17 @@ public:
     // The session's selection, drawn: an event (a row of the slice's table) and a time range.
     void setSelectedEvent(std::optional<EventRef> event);
     void setTimeRange(qint64 fromNs, qint64 toNs);  // empty: none
+    // One rank's part in the collective instance of the selected kernel, drawn on every rank: its
+    // kernel outlined, its wait for the last rank shaded. Times since the run's earliest event.
+    struct CollectiveMark {
+        RankIndex rank;
+        EventIndex kernel = kNoEvent;
+        qint64 startNs = 0;
+        qint64 waitEndNs = 0;
+        qint64 endNs = 0;
+    };
+    void setCollectiveMarks(std::vector<CollectiveMark> marks);
+    size_t collectiveMarkCount() const { return m_marks.size(); }
 
     // The visible window; setWindow keeps it inside the run and at least a few ns wide.
     qint64 windowFromNs() const { return m_fromNs; }
@@ -99,6 +110,7 @@ private:
     };
 
     void layoutLines();
+    int rowHolding(EventRef event) const;  // the index row drawing an event, -1 if none
     void updateScrollBar();
     QRect rowsRect() const;
     double xOf(qint64 relNs) const;
@@ -129,6 +141,8 @@ private:
     qint64 m_runToNs = 1;
     qint64 m_fromNs = 0;
     qint64 m_toNs = 1;
+    std::vector<CollectiveMark> m_marks;
+    std::vector<int> m_markRows;  // the index row of each mark's kernel
     std::optional<EventRef> m_selected;
     int m_selectedRow = -1;  // the index row holding it
     qint64 m_rangeFromNs = 0;

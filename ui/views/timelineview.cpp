@@ -12,6 +12,7 @@
 #include "models/resulttableview.h"
 #include "plots/timelinewidget.h"
 
+#include "analysis/collectives/collectives.h"
 #include "analysis/tables/timelinetables.h"
 #include "analysis/timeline/spansummary.h"
 #include "analysis/timeline/timelineindex.h"
@@ -23,6 +24,8 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QToolButton>
+
+#include <unordered_map>
 
 namespace kscope {
 
@@ -100,9 +103,15 @@ protected:
     {
         return analysisRequest("timeline-find", TimelineSearchOptions{option(kFind, QString()).toStdString()}, searchTimeline);
     }
+    // The Collectives view's result (one cache entry for both): a selected collective kernel is
+    // shown with its instance on every rank.
+    Request<Collectives> collectivesRequest() const
+    {
+        return analysisRequest("collectives", CollectiveOptions{.htaCompat = htaCompat()}, matchCollectives);
+    }
     QList<AnalysisRequest> requests() const override
     {
-        QList<AnalysisRequest> wanted = {indexRequest()};
+        QList<AnalysisRequest> wanted = {indexRequest(), collectivesRequest()};
         if (!selection()->timeRange().isEmpty())
             wanted << spanRequest();
         if (!option(kFind, QString()).isEmpty())
@@ -118,6 +127,13 @@ protected:
             m_cpuThreads->setChecked(cpu);
         }
         m_index = results.share(indexRequest());
+        m_collectives = results.share(collectivesRequest());
+        m_instanceOfKernel.clear();
+        for (size_t i = 0; i < m_collectives->instances.size(); ++i) {
+            const CollectiveInstance& in = m_collectives->instances[i];
+            for (uint32_t a = in.firstArrival; a < in.firstArrival + in.arrivalCount; ++a)
+                m_instanceOfKernel[kernelKey(RankIndex{m_collectives->arrivals[a].rankIndex}, m_collectives->arrivals[a].kernel)] = uint32_t(i);
+        }
         m_timeline->setData(session()->slice(), m_index);
         presentSearch(results);
         m_timeline->setCpuThreadsShownEverywhere(cpu);
@@ -158,6 +174,7 @@ protected:
             if (const EventIndex row = selectedEventRow(event->rank); row != kNoEvent)
                 shown = EventRef{event->rank, row};
         m_timeline->setSelectedEvent(shown);
+        markCollective(shown);
         const TimeRange range = selection()->timeRange();
         m_timeline->setTimeRange(range.beginNs, range.endNs);
         // A span chosen elsewhere (a segment, a collective, "Show on timeline") is zoomed to; one
@@ -184,6 +201,32 @@ public:
     }
 
 private:
+    static quint64 kernelKey(RankIndex rank, EventIndex kernel) { return (quint64(rank.value) << 32) | quint32(kernel); }
+
+    // The selected kernel's collective instance, on every rank that took part.
+    void markCollective(std::optional<EventRef> shown)
+    {
+        std::vector<TimelineWidget::CollectiveMark> marks;
+        m_collectiveText.clear();
+        if (shown && m_collectives)
+            if (const auto it = m_instanceOfKernel.find(kernelKey(shown->rank, shown->event)); it != m_instanceOfKernel.end()) {
+                const CollectiveInstance& in = m_collectives->instances[it->second];
+                const qint64 origin = slice().minTsNs;
+                for (uint32_t a = in.firstArrival; a < in.firstArrival + in.arrivalCount; ++a) {
+                    const CollectiveArrival& arrival = m_collectives->arrivals[a];
+                    marks.push_back({RankIndex{arrival.rankIndex}, arrival.kernel, arrival.startNs - origin,
+                                     arrival.startNs + arrival.waitNs - origin, arrival.endNs - origin});
+                }
+                m_collectiveText = tr(" · <b>%1</b> on %2 ranks: rank %3 arrived last, %4 after the first")
+                                       .arg(fmt::qstr(in.name).toHtmlEscaped())
+                                       .arg(in.arrivalCount)
+                                       .arg(in.lastRank)
+                                       .arg(fmt::duration(double(in.skewNs)));
+            }
+        m_timeline->setCollectiveMarks(std::move(marks));
+        updateCaption();
+    }
+
     void presentSearch(const ResultSet& results)
     {
         const QString pattern = option(kFind, QString());
@@ -239,7 +282,8 @@ private:
                                .arg(slice().ranks.size())
                                .arg(QLocale().toString(qint64(m_index->events)))
                                .arg(fmt::duration(double(std::max<qint64>(0, from))), fmt::duration(double(to)),
-                                    fmt::duration(double(to - from))));
+                                    fmt::duration(double(to - from)))
+                           + m_collectiveText);
     }
 
     QLabel* m_caption;
@@ -255,6 +299,9 @@ private:
     std::shared_ptr<const TimelineIndex> m_index;
     std::shared_ptr<const SpanSummary> m_spanResult;
     std::shared_ptr<const TimelineSearch> m_search;
+    std::shared_ptr<const Collectives> m_collectives;
+    std::unordered_map<quint64, uint32_t> m_instanceOfKernel;  // (rank, first kernel) -> instance
+    QString m_collectiveText;  // the marked instance, for the caption
     int m_match = -1;  // the match shown last
     TimeRange m_lastRange;  // the selection's span last shown
 };
