@@ -136,7 +136,11 @@ protected:
         }
         m_timeline->setData(session()->slice(), m_index);
         presentSearch(results);
-        m_timeline->setCpuThreadsShownEverywhere(cpu);
+        // The checkbox opens or closes every rank's threads when it changes; a rank opened by
+        // hand stays open through a new span, step or search.
+        if (m_cpuApplied != cpu)
+            m_timeline->setCpuThreadsShownEverywhere(cpu);
+        m_cpuApplied = cpu;
         if (selection()->timeRange().isEmpty()) {
             m_spanResult.reset();
             m_span->setTable(std::make_shared<Table>());
@@ -188,6 +192,11 @@ protected:
     {
         AnalysisView::showMessage(message);
         m_index.reset();
+        m_collectives.reset();
+        m_spanResult.reset();
+        m_search.reset();
+        m_instanceOfKernel.clear();
+        m_spanBox->hide();
         m_timeline->clear(message);
         m_caption->setText(message);
     }
@@ -303,6 +312,7 @@ private:
     std::unordered_map<quint64, uint32_t> m_instanceOfKernel;  // (rank, first kernel) -> instance
     QString m_collectiveText;  // the marked instance, for the caption
     int m_match = -1;  // the match shown last
+    std::optional<bool> m_cpuApplied;  // the checkbox state last applied to the rows
     TimeRange m_lastRange;  // the selection's span last shown
 };
 
