@@ -5,6 +5,10 @@
 // moc cannot parse <compare>'s concepts; it needs none of the engine headers.
 #ifndef Q_MOC_RUN
 #include "analysis/timeline/timelineindex.h"
+#include "analysis/timeline/timelinetracks.h"
+#include "analysis/launch/memorybandwidth.h"
+#include "analysis/launch/queuelength.h"
+#include "analysis/operators/memory.h"
 #include "model/loader.h"
 #include "model/runslice.h"
 #include "model/synth/synthrun.h"
@@ -216,6 +220,110 @@ private slots:
         const int step = synth->ranks[0].steps.at(1).number;
         const auto slice = sliceRunToStep(*synth, step);
         checkEveryZoom(*slice, buildTimelineIndex(*slice));
+    }
+
+    // A counter column holds every value the step function takes inside it, the one carried in
+    // from before included; before the first point there is none.
+    void counterColumnsHoldEveryValueInside()
+    {
+        CounterTrack track;
+        track.tsNs = {100, 150, 160, 400};
+        track.value = {2, 9, 1, 4};
+        const std::vector<CounterColumn> columns = counterColumns(track, 0, 500, 5);  // 100 ns each
+        QCOMPARE(columns.size(), size_t(5));
+        QVERIFY(!columns[0].hasValue);
+        QVERIFY(columns[1].hasValue);
+        QCOMPARE(columns[1].low, 1.0);  // 2, then 9, then 1 inside [100, 200)
+        QCOMPARE(columns[1].high, 9.0);
+        QCOMPARE(columns[2].low, 1.0);  // 1 carried in, nothing changes
+        QCOMPARE(columns[2].high, 1.0);
+        QCOMPARE(columns[4].low, 4.0);
+        QCOMPARE(columns[4].high, 4.0);
+        // A window inside one value's span: that value, in every column.
+        for (const CounterColumn& c : counterColumns(track, 200, 300, 3))
+            QVERIFY(c.hasValue && c.low == 1.0 && c.high == 1.0);
+        QVERIFY(counterColumns(track, 0, 500, 0).empty());
+    }
+
+    void counterTracksComeFromQueueAndMemory()
+    {
+        const auto dir = scratchDir("timeline-counters");
+        writeFile(dir / "rank0.json", kTrace);
+        const auto run = loadRun(dir, LoadOptions{.includeLastStep = true});
+        const QueueLength queue = queueLength(*run, QueueLengthOptions{});
+        const MemoryTimeline memory = memoryTimeline(*run, MemoryOptions{});
+        const MemoryBandwidth bandwidth = memoryBandwidth(*run, MemoryBandwidthOptions{});
+        const std::vector<CounterTrack> tracks = timelineCounterTracks(*run, &queue, &bandwidth, &memory);
+        std::vector<std::string> labels;
+        for (const CounterTrack& t : tracks)
+            labels.push_back(t.label);
+        QVERIFY2(std::find(labels.begin(), labels.end(), "queue, stream 7") != labels.end(), labels.empty() ? "none" : labels[0].c_str());
+        QVERIFY(std::find(labels.begin(), labels.end(), "cuda:0 allocated") != labels.end());
+        QVERIFY(std::find(labels.begin(), labels.end(), "Memcpy HtoD GB/s") != labels.end());
+        for (const CounterTrack& t : tracks) {
+            QCOMPARE(t.tsNs.size(), t.value.size());
+            QVERIFY(std::is_sorted(t.tsNs.begin(), t.tsNs.end()));
+            if (t.kind == CounterKind::AllocatedMemory)
+                QCOMPARE(t.maxValue, 64.0);  // Total Allocated of the one [memory] event
+            if (t.label == "queue, stream 7")
+                QCOMPARE(t.maxValue, 1.0);  // one launch waits for its kernel
+        }
+        QVERIFY(timelineCounterTracks(*run, nullptr, nullptr, nullptr).empty());
+    }
+
+    void rowFilterReadsRanksAndStreams()
+    {
+        ParsedRowFilter f = parseTimelineRowFilter("0-2, 7 s20 stream 7");
+        QVERIFY2(f.error.empty(), f.error.c_str());
+        QCOMPARE(f.filter.ranks, (std::vector<int>{0, 1, 2, 7}));
+        QCOMPARE(f.filter.streams, (std::vector<int>{7, 20}));
+        QVERIFY(parseTimelineRowFilter("").filter.empty());
+        QVERIFY(parseTimelineRowFilter("  ").error.empty());
+        for (const char* bad : {"x", "3-1", "s", "1;2", "-4"}) {
+            const ParsedRowFilter p = parseTimelineRowFilter(bad);
+            QVERIFY2(!p.error.empty(), bad);
+            QVERIFY(p.filter.empty());
+        }
+        QVERIFY(parseTimelineRowFilter("3-x").error.find("character") != std::string::npos);
+        // On a run: stream 20 keeps its stream row and every CPU thread, no stream 7 or its lane.
+        const auto dir = scratchDir("timeline-filter");
+        writeFile(dir / "rank0.json", kTrace);
+        const auto run = loadRun(dir, LoadOptions{.includeLastStep = true});
+        const TimelineIndex index = buildTimelineIndex(*run);
+        const TimelineRowFilter streams = parseTimelineRowFilter("s20").filter;
+        size_t kept = 0;
+        for (const TimelineRow& row : index.rows)
+            if (streams.keeps(*run, row)) {
+                ++kept;
+                QVERIFY(row.kind == TimelineRowKind::CpuThread || row.stream == 20);
+            }
+        QCOMPARE(kept, size_t(5));  // stream 20 and four thread depths
+        QVERIFY(!parseTimelineRowFilter("1").filter.keepsRank(*run, RankIndex{0}));  // the file is rank 0 (no rank given: 0)
+        QVERIFY(parseTimelineRowFilter("0").filter.keepsRank(*run, RankIndex{0}));
+    }
+
+    void stepStartShiftsAlignTheCommonStep()
+    {
+        // Rank 1 runs 300 µs behind rank 0, and profiled one step more (#0) before the common #1.
+        const auto dir = scratchDir("timeline-align");
+        const auto rankTrace = [](int rank, int offsetUs, bool extraStep) {
+            std::string events = R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": )"
+                                 + std::to_string(1000 + offsetUs) + R"(, "dur": 100})";
+            if (extraStep)
+                events += R"(, {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": )"
+                          + std::to_string(500 + offsetUs) + R"(, "dur": 100})";
+            events += R"(, {"ph": "X", "cat": "kernel", "name": "k", "pid": 0, "tid": 7, "ts": )" + std::to_string(1010 + offsetUs)
+                      + R"(, "dur": 5, "args": {"stream": 7}})";
+            return R"({"distributedInfo": {"rank": )" + std::to_string(rank) + R"(}, "traceEvents": [)" + events + "]}";
+        };
+        writeFile(dir / "rank0.json", rankTrace(0, 0, false));
+        writeFile(dir / "rank1.json", rankTrace(1, 300, true));
+        const auto run = loadRun(dir, LoadOptions{.includeLastStep = true});
+        QCOMPARE(run->ranks.size(), size_t(2));
+        const std::vector<int64_t> shifts = stepStartShifts(*run);
+        QCOMPARE(shifts.size(), size_t(2));
+        for (size_t r = 0; r < 2; ++r)
+            QCOMPARE(shifts[r], run->ranks[r].rank == 1 ? int64_t(300000) : int64_t(0));
     }
 
     void indexIsSmall()

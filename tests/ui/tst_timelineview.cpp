@@ -36,6 +36,9 @@ private slots:
     void aSegmentChosenElsewhereComesIntoView();
     void showOnTimelineFromCollectivesAndCriticalPath();
     void findStepsThroughMatches();
+    void ctrlDragZoomsToTheBox();
+    void countersPathFilterAndAlignment();
+    void flowArrowAndCollectiveTooltip();
     void cleanupTestCase();
 
 private:
@@ -300,6 +303,120 @@ void TestTimelineView::findStepsThroughMatches()
     QVERIFY(label(QStringLiteral("bad regex")));
     QVERIFY(!next->isEnabled());
     w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("find"), QString());
+    QVERIFY(waitIdle(w()));
+}
+
+void TestTimelineView::ctrlDragZoomsToTheBox()
+{
+    TimelineWidget* t = timeline();
+    QTest::keyClick(t, Qt::Key_Home);
+    const QPoint a(t->width() / 3, t->height() / 2), b(t->width() / 2, t->height() / 2);
+    const double nsPerPixel = double(t->windowToNs() - t->windowFromNs()) / double(t->width() - 170 - 15);
+    QTest::mousePress(t, Qt::LeftButton, Qt::ControlModifier, a);
+    QTest::mouseMove(t, a + QPoint(10, 0));
+    QTest::mouseMove(t, b);
+    QTest::mouseRelease(t, Qt::LeftButton, Qt::ControlModifier, b);
+    // The window is the box; the session's span is untouched.
+    const double expected = nsPerPixel * (b.x() - a.x());
+    const double shown = double(t->windowToNs() - t->windowFromNs());
+    QVERIFY2(std::fabs(shown - expected) < 0.05 * expected, qPrintable(QStringLiteral("%1 vs %2").arg(shown).arg(expected)));
+    QVERIFY(w().session()->selection()->timeRange().isEmpty());
+    QTest::keyClick(t, Qt::Key_Home);
+}
+
+void TestTimelineView::countersPathFilterAndAlignment()
+{
+    TimelineWidget* t = timeline();
+    const QString view = QStringLiteral("timeline");
+    const int lines = t->lineCount();
+    // Counter tracks: at least a queue and a memory track under each of the eight ranks.
+    w().session()->setOption(view, QStringLiteral("counters"), true);
+    QVERIFY(waitIdle(w()));
+    QVERIFY2(timeline()->lineCount() >= lines + 16, qPrintable(QStringLiteral("%1 -> %2").arg(lines).arg(timeline()->lineCount())));
+    screenshot(timeline(), "timeline-counters");
+    w().session()->setOption(view, QStringLiteral("counters"), false);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(timeline()->lineCount(), lines);
+
+    // The step's critical path across ranks, drawn as a chain of the Critical path view's segments.
+    w().session()->setOption(view, QStringLiteral("critical-path"), true);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(timeline()->pathMarkCount() > 3);
+    // Turned on, it is brought into view: on the sample run it runs mostly on rank 5's CPU.
+    w().session()->setOption(view, QStringLiteral("rows"), QStringLiteral("5"));
+    w().session()->setOption(view, QStringLiteral("cpu-threads"), true);
+    QVERIFY(waitIdle(w()));
+    QVERIFY(timeline()->windowToNs() - timeline()->windowFromNs() < 20'000'000);
+    screenshot(timeline(), "timeline-critical-path");
+    w().session()->setOption(view, QStringLiteral("cpu-threads"), false);
+    w().session()->setOption(view, QStringLiteral("rows"), QString());
+    w().session()->setOption(view, QStringLiteral("critical-path"), false);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(timeline()->pathMarkCount(), size_t(0));
+
+    // The row filter: rank 0 alone; a filter that cannot be read shows everything and says why.
+    w().session()->setOption(view, QStringLiteral("rows"), QStringLiteral("0"));
+    QVERIFY(waitIdle(w()));
+    QVERIFY(timeline()->lineCount() * 6 < lines);
+    QVERIFY(timeline()->lineCount() >= 3);
+    w().session()->setOption(view, QStringLiteral("rows"), QStringLiteral("0-x"));
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(timeline()->lineCount(), lines);
+    bool said = false;
+    for (QLabel* label : w().view(view)->findChildren<QLabel*>())
+        said |= label->text().contains(QStringLiteral("rows filter not read"));
+    QVERIFY(said);
+    w().session()->setOption(view, QStringLiteral("rows"), QString());
+    QVERIFY(waitIdle(w()));
+
+    // Aligned at step start: each rank shifted by how much later its first step began.
+    w().session()->setOption(view, QStringLiteral("align-steps"), true);
+    QVERIFY(waitIdle(w()));
+    const Run& slice = *w().session()->slice();
+    int64_t earliest = INT64_MAX;
+    for (const RankTrace& rank : slice.ranks)
+        earliest = std::min(earliest, rank.steps.front().startNs);
+    bool shifted = false;
+    for (size_t r = 0; r < slice.ranks.size(); ++r) {
+        QCOMPARE(timeline()->shiftOf(RankIndex{uint32_t(r)}), qint64(slice.ranks[r].steps.front().startNs - earliest));
+        shifted |= timeline()->shiftOf(RankIndex{uint32_t(r)}) != 0;
+    }
+    QVERIFY(shifted);
+    screenshot(timeline(), "timeline-aligned");
+    w().session()->setOption(view, QStringLiteral("align-steps"), false);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(timeline()->shiftOf(RankIndex{1}), qint64(0));
+}
+
+void TestTimelineView::flowArrowAndCollectiveTooltip()
+{
+    // A launched kernel selected with the CPU threads open: the arrow from its launch is drawn.
+    w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("cpu-threads"), true);
+    QVERIFY(waitIdle(w()));
+    TimelineWidget* t = timeline();
+    const Run& slice = *w().session()->slice();
+    const EventTable& events = slice.ranks[0].events;
+    EventIndex kernel = kNoEvent, collective = kNoEvent;
+    for (size_t i = events.size() / 2; i < events.size(); ++i) {
+        if (kernel == kNoEvent && events.kind[i] == EventKind::Kernel && events.link[i] != kNoEvent && events.durNs[i] > 5000)
+            kernel = EventIndex(i);
+        if (collective == kNoEvent && events.kind[i] == EventKind::Kernel && slice.str(events.name[i]).starts_with("ncclDevKernel_AllReduce"))
+            collective = EventIndex(i);
+    }
+    QVERIFY(kernel != kNoEvent && collective != kNoEvent);
+    const EventIndex launch = events.link[kernel];
+    t->showSpan(events.tsNs[launch] - slice.minTsNs, events.endNs(kernel) - slice.minTsNs);
+    QTest::mouseClick(t, Qt::LeftButton, Qt::NoModifier, t->pointOf(EventRef{RankIndex{0}, kernel}));
+    QVERIFY(waitIdle(w()));
+    (void)timeline()->grab();
+    QVERIFY(timeline()->flowArrowDrawn());
+    screenshot(timeline(), "timeline-flow-arrow");
+    // A collective kernel's tooltip names its group, Seq and size, and its wait.
+    t->showEvent(EventRef{RankIndex{0}, collective});
+    const QString tip = t->tooltipAt(t->pointOf(EventRef{RankIndex{0}, collective}));
+    QVERIFY2(tip.contains(QStringLiteral("Seq")) && tip.contains(QStringLiteral("process group")), qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("waited")) || tip.contains(QStringLiteral("arrived last")), qPrintable(tip));
+    w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("cpu-threads"), false);
     QVERIFY(waitIdle(w()));
 }
 

@@ -65,6 +65,7 @@ QString TimelineWidget::labelOf(const Line& line) const
         return (m_foldedRanks.contains(line.rank.value) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) + tr("Rank %1").arg(rankName);
     case LineKind::CpuHeader:
         return (m_cpuShown.contains(line.rank.value) ? QStringLiteral("  ▾ ") : QStringLiteral("  ▸ ")) + tr("CPU threads");
+    case LineKind::Counter: return QStringLiteral("    ") + fmt::qstr((*m_counters)[size_t(line.row)].label);
     case LineKind::Row: break;
     }
     const TimelineRow& row = m_index->rows[size_t(line.row)];
@@ -78,7 +79,9 @@ QString TimelineWidget::labelOf(const Line& line) const
     const QString thread = key.threadName ? fmt::qstr(m_run->str(key.threadName))
                            : key.tidName  ? fmt::qstr(m_run->str(key.tidName))
                                           : QString::number(key.tid);
-    return row.depth == 0 ? tr("      thread %1").arg(thread) : tr("      %1 · %2").arg(thread).arg(row.depth);
+    // Kineto names threads "thread 123 (python)" already; a bare tid gets the word.
+    const QString named = thread.startsWith(QLatin1String("thread")) ? thread : tr("thread %1").arg(thread);
+    return row.depth == 0 ? QStringLiteral("      ") + named : tr("      %1 · %2").arg(named).arg(row.depth);
 }
 
 QColor TimelineWidget::colourOf(const TimelineRow& row, const TimelineItem& item) const
@@ -103,6 +106,44 @@ QColor TimelineWidget::colourOf(const TimelineRow& row, const TimelineItem& item
         colour.setAlphaF(0.35 + 0.65 * std::clamp(density, 0.0, 1.0));
     }
     return colour;
+}
+
+namespace {
+
+QString counterValue(const CounterTrack& track, double value)
+{
+    switch (track.kind) {
+    case CounterKind::QueueLength: return QString::number(qint64(value));
+    case CounterKind::MemcpyBandwidth: return QStringLiteral("%1 GB/s").arg(QString::number(value, 'g', 3));
+    case CounterKind::AllocatedMemory: return fmt::bytes(uint64_t(std::max(0.0, value)));
+    }
+    return {};
+}
+
+} // namespace
+
+QString TimelineWidget::tooltipAt(QPoint point) const
+{
+    const Line* line = lineAt(point.y());
+    if (line && line->kind == LineKind::Counter && point.x() >= kLabelWidth && m_counters) {
+        const CounterTrack& track = (*m_counters)[size_t(line->row)];
+        const qint64 at = nsAt(point.x()) + m_originNs + shiftOf(line->rank);
+        const auto it = std::upper_bound(track.tsNs.begin(), track.tsNs.end(), at);
+        if (it == track.tsNs.begin())
+            return tr("<b>%1</b><br>nothing recorded yet").arg(fmt::qstr(track.label).toHtmlEscaped());
+        const size_t i = size_t(it - track.tsNs.begin()) - 1;
+        return tr("<b>%1</b><br>%2 from %3 (max %4)")
+            .arg(fmt::qstr(track.label).toHtmlEscaped(), counterValue(track, track.value[i]),
+                 fmt::micros(double(track.tsNs[i] - m_originNs)), counterValue(track, track.maxValue));
+    }
+    const std::optional<Hit> hit = hitAt(point);
+    if (!hit)
+        return {};
+    QString text = tooltipOf(*hit);
+    if (hit->item.isEvent() && m_hoverNote)
+        if (const QString note = m_hoverNote(EventRef{hit->line->rank, hit->item.longest}); !note.isEmpty())
+            text += QStringLiteral("<br>") + note;
+    return text;
 }
 
 QString TimelineWidget::tooltipOf(const Hit& hit) const
@@ -150,7 +191,7 @@ void TimelineWidget::paintAxis(QPainter& p)
     // ProfilerStep bands of the first rank, numbered where they fit.
     if (!m_run->ranks.empty())
         for (const ProfilerStep& step : m_run->ranks.front().steps) {
-            const double x0 = xOf(step.startNs - m_originNs), x1 = xOf(step.endNs - m_originNs);
+            const double x0 = xOfEvent(RankIndex{0}, step.startNs), x1 = xOfEvent(RankIndex{0}, step.endNs);
             if (x1 < axis.left() || x0 > axis.right())
                 continue;
             const QRectF band(std::max<double>(x0, axis.left()), axis.top(), std::min<double>(x1, axis.right()) - std::max<double>(x0, axis.left()), axis.height());
@@ -175,6 +216,8 @@ void TimelineWidget::paintAxis(QPainter& p)
 void TimelineWidget::paintLine(QPainter& p, const Line& line, int y)
 {
     const QRect rows = rowsRect();
+    if (line.kind == LineKind::Counter)
+        return paintCounter(p, line, y);
     if (line.kind != LineKind::Row) {
         p.fillRect(QRect(0, y, rows.width(), line.height), line.kind == LineKind::RankHeader ? QColor(222, 226, 234) : QColor(236, 238, 242));
         p.setPen(QColor(30, 30, 40));
@@ -189,13 +232,14 @@ void TimelineWidget::paintLine(QPainter& p, const Line& line, int y)
     p.setPen(QColor(70, 70, 80));
     p.drawText(QRect(4, y, kLabelWidth - 8, line.height), Qt::AlignLeft | Qt::AlignVCenter,
                fontMetrics().elidedText(labelOf(line), Qt::ElideRight, kLabelWidth - 8));
-    const std::vector<TimelineItem> items = timelineItems(*m_run, row, m_fromNs + m_originNs, m_toNs + m_originNs, nsPerPixel());
+    const qint64 shift = m_originNs + shiftOf(row.rank);
+    const std::vector<TimelineItem> items = timelineItems(*m_run, row, m_fromNs + shift, m_toNs + shift, nsPerPixel());
     m_itemsDrawn += items.size();
     const EventTable& t = m_run->at(row.rank).events;
     p.setClipRect(QRect(kLabelWidth, y, rows.width() - kLabelWidth, line.height));
     for (const TimelineItem& item : items) {
-        const double x0 = std::max<double>(xOf(item.startNs - m_originNs), kLabelWidth - 1);
-        const double x1 = std::min<double>(xOf(item.endNs - m_originNs), rows.width() + 1);
+        const double x0 = std::max<double>(xOf(item.startNs - shift), kLabelWidth - 1);
+        const double x1 = std::min<double>(xOf(item.endNs - shift), rows.width() + 1);
         const QRectF box(x0, y + 1, std::max(1.0, x1 - x0), line.height - 2);
         p.fillRect(box, colourOf(row, item));
         if (item.isEvent() && box.width() > 28) {
@@ -208,21 +252,134 @@ void TimelineWidget::paintLine(QPainter& p, const Line& line, int y)
         if (m_markRows[k] != line.row)
             continue;
         const CollectiveMark& mark = m_marks[k];
-        const double x0 = xOf(mark.startNs), wait = xOf(mark.waitEndNs), x1 = xOf(mark.endNs);
+        const qint64 markShift = shiftOf(mark.rank);
+        const double x0 = xOf(mark.startNs - markShift), wait = xOf(mark.waitEndNs - markShift), x1 = xOf(mark.endNs - markShift);
         if (wait > x0)  // waiting for the last rank: hatched red
             p.fillRect(QRectF(x0, y + 1, wait - x0, line.height - 2), QBrush(QColor(200, 30, 30, 150), Qt::BDiagPattern));
         p.setPen(QPen(QColor(170, 20, 20), 2));
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(x0 - 1, y, std::max(2.0, x1 - x0 + 2), line.height - 1));
     }
+    for (size_t k = 0; k < m_path.size(); ++k) {
+        if (m_pathRows[k] != line.row)
+            continue;
+        const double x0 = xOf(m_path[k].startNs - shiftOf(m_path[k].rank)), x1 = xOf(m_path[k].endNs - shiftOf(m_path[k].rank));
+        if (x1 - x0 < 4) {  // too narrow to outline: a tick
+            p.fillRect(QRectF(x0, y + 1, std::max(1.0, x1 - x0), line.height - 2), QColor(230, 110, 0, 200));
+            continue;
+        }
+        p.fillRect(QRectF(x0, y + 1, x1 - x0, line.height - 2), QColor(255, 140, 0, 90));
+        p.setPen(QPen(QColor(230, 110, 0), 2));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(QRectF(x0, y + 1, x1 - x0, line.height - 3));
+    }
     if (m_selected && line.row == m_selectedRow) {
         const EventIndex e = m_selected->event;
-        const double x0 = xOf(t.tsNs[e] - m_originNs), x1 = xOf(t.endNs(e) - m_originNs);
+        const double x0 = xOf(t.tsNs[e] - shift), x1 = xOf(t.endNs(e) - shift);
         p.setPen(QPen(QColor(10, 10, 10), 2));
         p.setBrush(Qt::NoBrush);
         p.drawRect(QRectF(x0 - 1, y, std::max(2.0, x1 - x0 + 2), line.height - 1));
     }
     p.setClipping(false);
+}
+
+void TimelineWidget::paintCounter(QPainter& p, const Line& line, int y)
+{
+    const QRect rows = rowsRect();
+    const CounterTrack& track = (*m_counters)[size_t(line.row)];
+    p.fillRect(QRect(0, y, rows.width(), line.height), QColor(248, 248, 250));
+    p.setPen(QColor(70, 70, 80));
+    p.drawText(QRect(4, y, kLabelWidth - 8, line.height), Qt::AlignLeft | Qt::AlignVCenter,
+               fontMetrics().elidedText(labelOf(line), Qt::ElideRight, kLabelWidth - 8));
+    const int plotWidth = rows.width() - kLabelWidth;
+    if (plotWidth <= 0 || track.maxValue <= 0)
+        return;
+    const qint64 shift = m_originNs + shiftOf(line.rank);
+    const std::vector<CounterColumn> columns = counterColumns(track, m_fromNs + shift, m_toNs + shift, plotWidth);
+    m_itemsDrawn += columns.size();
+    const QColor colour = track.kind == CounterKind::QueueLength      ? palette::series(0)
+                          : track.kind == CounterKind::MemcpyBandwidth ? palette::series(2)
+                                                                       : palette::series(3);
+    const double height = line.height - 4;
+    const double bottom = y + line.height - 2;
+    // A column per pixel: filled up to the lowest value held there, a darker stroke to the highest.
+    for (int c = 0; c < plotWidth; ++c) {
+        const CounterColumn& column = columns[size_t(c)];
+        if (!column.hasValue)
+            continue;
+        const double low = bottom - height * column.low / track.maxValue, high = bottom - height * column.high / track.maxValue;
+        const double x = kLabelWidth + c;
+        if (bottom - low >= 0.5) {
+            QColor fill = colour;
+            fill.setAlpha(110);
+            p.fillRect(QRectF(x, low, 1, bottom - low), fill);
+        }
+        p.fillRect(QRectF(x, high, 1, std::max(1.0, low - high)), colour);
+    }
+    p.setPen(QColor(110, 110, 120));
+    p.drawText(QRect(kLabelWidth + 4, y, plotWidth - 8, 12), Qt::AlignRight | Qt::AlignTop, counterValue(track, track.maxValue));
+}
+
+// The critical path: consecutive segments joined by a line, from one segment's end to the next
+// one's start, across rows and ranks (a folded row joins at its header).
+void TimelineWidget::paintPath(QPainter& p)
+{
+    if (m_path.empty())
+        return;
+    std::optional<QPointF> previous;
+    bool hop = false;  // a segment without an event (a delay, a dependency, a cross-rank hop) since
+    for (size_t k = 0; k < m_path.size(); ++k) {
+        const PathMark& mark = m_path[k];
+        if (mark.event == kNoEvent) {
+            hop = true;  // drawn as the join, dashed
+            continue;
+        }
+        const std::optional<int> y = centreYOfRow(mark.rank, m_pathRows[k]);
+        if (!y) {
+            previous.reset();
+            continue;
+        }
+        const qint64 shift = shiftOf(mark.rank);
+        const QPointF start(xOf(mark.startNs - shift), *y), end(xOf(mark.endNs - shift), *y);
+        if (previous && (previous->y() != start.y() || std::fabs(previous->x() - start.x()) > 1)) {
+            p.setPen(QPen(QColor(230, 110, 0, hop ? 230 : 150), hop ? 1.5 : 1, hop ? Qt::DashLine : Qt::SolidLine));
+            p.drawLine(*previous, start);
+        }
+        previous = end;
+        hop = false;
+    }
+}
+
+// The selected event's launch -> GPU activity arrow (either end selected).
+void TimelineWidget::paintFlowArrow(QPainter& p)
+{
+    m_flowDrawn = false;
+    if (!m_selected || !m_run || !m_run->has(m_selected->rank))
+        return;
+    const EventTable& t = m_run->at(m_selected->rank).events;
+    const EventIndex e = m_selected->event;
+    if (e < 0 || size_t(e) >= t.size() || t.link[e] == kNoEvent)
+        return;
+    const bool selectedIsGpu = t.kind[e] == EventKind::Kernel || t.kind[e] == EventKind::Memcpy || t.kind[e] == EventKind::Memset;
+    const EventIndex launch = selectedIsGpu ? t.link[e] : e, gpu = selectedIsGpu ? e : t.link[e];
+    const RankIndex rank = m_selected->rank;
+    const std::optional<int> from = centreYOfRow(rank, rowHolding(EventRef{rank, launch}));
+    const std::optional<int> to = centreYOfRow(rank, rowHolding(EventRef{rank, gpu}));
+    if (!from || !to)
+        return;
+    const QPointF a(xOfEvent(rank, t.tsNs[launch]), *from), b(xOfEvent(rank, t.tsNs[gpu]), *to);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(QColor(20, 90, 200), 1.5));
+    p.drawLine(a, b);
+    // The head, at the GPU activity's start.
+    const double angle = std::atan2(b.y() - a.y(), b.x() - a.x());
+    const QPointF left = b - QPointF(std::cos(angle - 0.45) * 8, std::sin(angle - 0.45) * 8);
+    const QPointF right = b - QPointF(std::cos(angle + 0.45) * 8, std::sin(angle + 0.45) * 8);
+    p.setBrush(QColor(20, 90, 200));
+    p.drawPolygon(QPolygonF({b, left, right}));
+    p.setBrush(Qt::NoBrush);
+    p.setRenderHint(QPainter::Antialiasing, false);
+    m_flowDrawn = true;
 }
 
 void TimelineWidget::paintEvent(QPaintEvent*)
@@ -251,16 +408,22 @@ void TimelineWidget::paintCanvas(QPainter& p)
             continue;
         paintLine(p, line, y);
         p.setClipRect(rows);
-    }
-    // The session's time range, over every row.
-    if (m_rangeToNs > m_rangeFromNs) {
-        const double x0 = std::max<double>(xOf(m_rangeFromNs), kLabelWidth), x1 = std::min<double>(xOf(m_rangeToNs), rows.right());
-        if (x1 > x0) {
-            QColor band = palette::selectionBand();
-            band.setAlpha(70);
-            p.fillRect(QRectF(x0, rows.top(), x1 - x0, rows.height()), band);
+        // The session's time range, on each rank's own clock (ranks may be drawn shifted); the
+        // span being dragged out is on the axis.
+        if (m_rangeToNs > m_rangeFromNs) {
+            const qint64 shift = m_pressed && m_dragged ? 0 : shiftOf(line.rank);
+            const double x0 = std::max<double>(xOf(m_rangeFromNs - shift), kLabelWidth);
+            const double x1 = std::min<double>(xOf(m_rangeToNs - shift), rows.right());
+            if (x1 > x0) {
+                QColor band = palette::selectionBand();
+                band.setAlpha(70);
+                p.fillRect(QRectF(x0, y, x1 - x0, line.height), band);
+            }
         }
     }
+    p.setClipRect(QRect(kLabelWidth, rows.top(), rows.width() - kLabelWidth, rows.height()));
+    paintPath(p);
+    paintFlowArrow(p);
     p.setClipping(false);
     p.setPen(QColor(200, 200, 208));
     p.drawLine(kLabelWidth - 1, rows.top(), kLabelWidth - 1, rows.bottom());

@@ -40,6 +40,10 @@ void TimelineWidget::setData(std::shared_ptr<const Run> slice, std::shared_ptr<c
     m_selectedRow = -1;
     m_marks.clear();
     m_markRows.clear();
+    m_path.clear();
+    m_pathRows.clear();
+    if (m_run && m_shifts.size() != m_run->ranks.size())
+        m_shifts.clear();
     m_runFromNs = m_index ? m_index->beginNs - m_originNs : 0;
     m_runToNs = m_index ? std::max(m_index->endNs - m_originNs, m_runFromNs + kMinWindowNs) : 1;
     layoutLines();
@@ -96,6 +100,49 @@ void TimelineWidget::setCollectiveMarks(std::vector<CollectiveMark> marks)
     for (const CollectiveMark& mark : m_marks)
         m_markRows.push_back(rowHolding(EventRef{mark.rank, mark.kernel}));
     update();
+}
+
+void TimelineWidget::setPathMarks(std::vector<PathMark> marks)
+{
+    m_path = std::move(marks);
+    m_pathRows.clear();
+    for (const PathMark& mark : m_path)
+        m_pathRows.push_back(mark.event == kNoEvent ? -1 : rowHolding(EventRef{mark.rank, mark.event}));
+    update();
+}
+
+void TimelineWidget::setCounterTracks(std::shared_ptr<const std::vector<CounterTrack>> tracks)
+{
+    m_counters = std::move(tracks);
+    layoutLines();
+    update();
+}
+
+void TimelineWidget::setRowFilter(const TimelineRowFilter& filter)
+{
+    m_filter = filter;
+    layoutLines();
+    update();
+}
+
+void TimelineWidget::setRankShifts(std::vector<qint64> shifts)
+{
+    m_shifts = std::move(shifts);
+    update();
+}
+
+qint64 TimelineWidget::shiftOf(RankIndex rank) const
+{
+    return rank.value < m_shifts.size() ? m_shifts[rank.value] : 0;
+}
+
+void TimelineWidget::showEvent(EventRef event)
+{
+    if (!m_run || !m_run->has(event.rank) || event.event < 0 || size_t(event.event) >= m_run->at(event.rank).events.size())
+        return;
+    const EventTable& t = m_run->at(event.rank).events;
+    const qint64 shift = m_originNs + shiftOf(event.rank);
+    showSpan(t.tsNs[event.event] - shift, t.endNs(event.event) - shift);
 }
 
 void TimelineWidget::setTimeRange(qint64 fromNs, qint64 toNs)
@@ -200,29 +247,69 @@ void TimelineWidget::layoutLines()
         y += height;
     };
     const std::vector<TimelineRow>& rows = m_index->rows;
+    m_lineOfRow.assign(rows.size(), -1);
+    // Counter tracks by rank (they are sorted by rank).
+    size_t counter = 0;
+    const size_t counters = m_counters ? m_counters->size() : 0;
     for (size_t r = 0; r < rows.size();) {
         const RankIndex rank = rows[r].rank;
         size_t end = r;
         while (end < rows.size() && rows[end].rank == rank)
             ++end;
+        while (counter < counters && (*m_counters)[counter].rank < rank)
+            ++counter;
+        if (!m_filter.keepsRank(*m_run, rank)) {
+            r = end;
+            continue;
+        }
         add(LineKind::RankHeader, rank, -1, kHeaderHeight);
         if (!m_foldedRanks.contains(rank.value)) {
             bool cpuHeader = false;
             for (size_t k = r; k < end; ++k) {
+                if (!m_filter.keeps(*m_run, rows[k]))
+                    continue;
                 if (rows[k].kind == TimelineRowKind::CpuThread) {
                     if (!cpuHeader) {
+                        // The counters sit between the GPU rows and the CPU threads.
+                        for (; counter < counters && (*m_counters)[counter].rank == rank; ++counter)
+                            add(LineKind::Counter, rank, int(counter), kCounterHeight);
                         add(LineKind::CpuHeader, rank, -1, kHeaderHeight);
                         cpuHeader = true;
                     }
                     if (!m_cpuShown.contains(rank.value))
                         continue;
                 }
+                m_lineOfRow[k] = int(m_lines.size());
                 add(LineKind::Row, rank, int(k), kRowHeight);
             }
+            for (; counter < counters && (*m_counters)[counter].rank == rank; ++counter)
+                add(LineKind::Counter, rank, int(counter), kCounterHeight);
         }
         r = end;
     }
     updateScrollBar();
+}
+
+int TimelineWidget::screenY(const Line& line) const
+{
+    return rowsRect().top() + line.y - m_scroll->value();
+}
+
+std::optional<int> TimelineWidget::centreYOfRow(RankIndex rank, int indexRow) const
+{
+    if (indexRow >= 0 && size_t(indexRow) < m_lineOfRow.size() && m_lineOfRow[size_t(indexRow)] >= 0) {
+        const Line& line = m_lines[size_t(m_lineOfRow[size_t(indexRow)])];
+        return screenY(line) + line.height / 2;
+    }
+    // Folded: the CPU threads' line for a thread, else the rank's header.
+    const bool cpu = indexRow >= 0 && m_index && m_index->rows[size_t(indexRow)].kind == TimelineRowKind::CpuThread;
+    const Line* header = nullptr;
+    for (const Line& line : m_lines)
+        if (line.rank == rank && (line.kind == LineKind::RankHeader || (cpu && line.kind == LineKind::CpuHeader)))
+            header = &line;
+    if (!header)
+        return std::nullopt;
+    return screenY(*header) + header->height / 2;
 }
 
 QRect TimelineWidget::rowsRect() const
@@ -281,7 +368,7 @@ std::optional<TimelineWidget::Hit> TimelineWidget::hitAt(QPoint point) const
         return std::nullopt;
     const TimelineRow& row = m_index->rows[size_t(line->row)];
     // What is drawn within two pixels of the cursor; the nearest wins.
-    const qint64 at = nsAt(point.x()) + m_originNs;
+    const qint64 at = nsAt(point.x()) + m_originNs + shiftOf(line->rank);
     const auto slack = qint64(std::ceil(2 * nsPerPixel()));
     std::optional<Hit> best;
     qint64 bestDistance = 0;
@@ -314,7 +401,7 @@ QPoint TimelineWidget::pointOf(EventRef event) const
         const std::vector<EventIndex>& events = m_index->rows[size_t(line.row)].events;
         if (std::find(events.begin(), events.end(), event.event) == events.end())
             continue;  // another row of the rank
-        const double x0 = xOf(t.tsNs[event.event] - m_originNs), x1 = xOf(t.endNs(event.event) - m_originNs);
+        const double x0 = xOfEvent(event.rank, t.tsNs[event.event]), x1 = xOfEvent(event.rank, t.endNs(event.event));
         return QPoint(int((x0 + x1) / 2), rowsRect().top() + line.y - m_scroll->value() + line.height / 2);
     }
     return {};
@@ -353,6 +440,10 @@ void TimelineWidget::keyPressEvent(QKeyEvent* event)
     case Qt::Key_A: panBy(-width / 8); break;
     case Qt::Key_D: panBy(width / 8); break;
     case Qt::Key_Home: showWholeRun(); break;
+    case Qt::Key_Z:
+        if (m_rangeToNs > m_rangeFromNs)
+            showSpan(m_rangeFromNs, m_rangeToNs);
+        break;
     default: QWidget::keyPressEvent(event); return;
     }
     event->accept();
@@ -375,7 +466,10 @@ void TimelineWidget::mousePressEvent(QMouseEvent* event)
     m_dragged = false;
     m_pressAt = at;
     m_pressFromNs = m_fromNs;
-    m_selectingRange = event->modifiers() & Qt::ShiftModifier;
+    m_selectingRange = event->modifiers() & (Qt::ShiftModifier | Qt::ControlModifier);
+    m_zoomingToBox = event->modifiers() & Qt::ControlModifier;
+    m_sessionRangeFromNs = m_rangeFromNs;
+    m_sessionRangeToNs = m_rangeToNs;
 }
 
 void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
@@ -394,8 +488,8 @@ void TimelineWidget::mouseMoveEvent(QMouseEvent* event)
         }
         return;
     }
-    if (const std::optional<Hit> hit = hitAt(at))
-        QToolTip::showText(event->globalPosition().toPoint(), tooltipOf(*hit), this);
+    if (const QString tip = tooltipAt(at); !tip.isEmpty())
+        QToolTip::showText(event->globalPosition().toPoint(), tip, this);
     else
         QToolTip::hideText();
 }
@@ -407,8 +501,20 @@ void TimelineWidget::mouseReleaseEvent(QMouseEvent* event)
     m_pressed = false;
     const QPoint at = event->position().toPoint();
     if (m_dragged) {
-        if (m_selectingRange && m_rangeToNs > m_rangeFromNs)
-            emit rangeSelected(m_rangeFromNs, m_rangeToNs);
+        if (m_zoomingToBox) {
+            // Ctrl+drag: the window becomes the box; the session's span stays as it was.
+            const qint64 from = m_rangeFromNs, to = m_rangeToNs;
+            m_rangeFromNs = m_sessionRangeFromNs;
+            m_rangeToNs = m_sessionRangeToNs;
+            if (to > from)
+                setWindow(from, to);
+            update();
+        } else if (m_selectingRange && m_rangeToNs > m_rangeFromNs) {
+            // Read on the clock of the rank it was dragged over (ranks may be drawn shifted).
+            const Line* over = lineAt(m_pressAt.y());
+            const qint64 shift = over ? shiftOf(over->rank) : 0;
+            emit rangeSelected(m_rangeFromNs + shift, m_rangeToNs + shift);
+        }
         return;
     }
     const Line* line = lineAt(at.y());
@@ -429,7 +535,8 @@ void TimelineWidget::mouseDoubleClickEvent(QMouseEvent* event)
     const std::optional<Hit> hit = hitAt(event->position().toPoint());
     if (!hit)
         return QWidget::mouseDoubleClickEvent(event);
-    showSpan(hit->item.startNs - m_originNs, hit->item.endNs - m_originNs);
+    const qint64 shift = m_originNs + shiftOf(hit->line->rank);
+    showSpan(hit->item.startNs - shift, hit->item.endNs - shift);
 }
 
 } // namespace kscope

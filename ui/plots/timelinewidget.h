@@ -3,12 +3,14 @@
 #ifndef Q_MOC_RUN  // moc cannot parse <compare>'s concepts (model/ids.h); it needs none of these
 #include "analysis/core/kerneltype.h"
 #include "analysis/timeline/timelineindex.h"
+#include "analysis/timeline/timelinetracks.h"
 #include "model/trace.h"
 #endif
 
 #include <QSet>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -22,9 +24,12 @@ namespace kscope {
 // the visible window, so a frame costs a few rectangles per pixel column whatever the zoom.
 //
 // Hands: wheel zooms at the cursor (Shift+wheel scrolls the rows), drag pans, Shift+drag selects a
-// time range, a click selects the event under the cursor, a double click zooms to it, W/S zoom,
-// A/D pan, Home shows the whole run; a click in the overview strip centres the window there.
-// Times on the axis and in signals are nanoseconds since the run's earliest event.
+// time range, Ctrl+drag zooms to the range dragged out, a click selects the event under the
+// cursor, a double click zooms to it, W/S zoom, A/D pan, Z zooms to the selected span, Home shows
+// the whole run; a click in the overview strip centres the window there.
+// Times on the axis and in signals are nanoseconds since the run's earliest event; with ranks
+// aligned (setRankShifts) each rank is drawn shifted, and a span dragged out on a rank's row is
+// read on that rank's clock.
 class TimelineWidget : public QWidget {
     Q_OBJECT
 public:
@@ -48,6 +53,30 @@ public:
     };
     void setCollectiveMarks(std::vector<CollectiveMark> marks);
     size_t collectiveMarkCount() const { return m_marks.size(); }
+    // A chain drawn over the rows (the critical path): each segment's event outlined, consecutive
+    // segments joined, in order. Times since the run's earliest event.
+    struct PathMark {
+        RankIndex rank;
+        EventIndex event = kNoEvent;  // kNoEvent: a hop between events (drawn as the join only)
+        qint64 startNs = 0;
+        qint64 endNs = 0;
+    };
+    void setPathMarks(std::vector<PathMark> marks);
+    size_t pathMarkCount() const { return m_path.size(); }
+    // Counter tracks drawn under their rank's streams (empty: none).
+    void setCounterTracks(std::shared_ptr<const std::vector<CounterTrack>> tracks);
+    // Rows shown (ranks and streams); a rank filtered out is not drawn at all.
+    void setRowFilter(const TimelineRowFilter& filter);
+    // Per rank (run order), nanoseconds subtracted from its events when drawn (empty: none).
+    void setRankShifts(std::vector<qint64> shifts);
+    qint64 shiftOf(RankIndex rank) const;
+    // More for an event's tooltip (a collective's group, Seq, bytes and wait), HTML.
+    void setHoverNote(std::function<QString(EventRef)> note) { m_hoverNote = std::move(note); }
+    QString tooltipAt(QPoint point) const;
+    // Zooms to an event, shifted as its rank is drawn.
+    void showEvent(EventRef event);
+    // Whether the launch -> kernel arrow of the selected event is drawn (it has a partner on screen).
+    bool flowArrowDrawn() const { return m_flowDrawn; }
 
     // The visible window; setWindow keeps it inside the run and at least a few ns wide.
     qint64 windowFromNs() const { return m_fromNs; }
@@ -96,11 +125,12 @@ private:
     static constexpr qint64 kMinWindowNs = 50;
     static constexpr int kDragThreshold = 4;  // pixels before a press is a drag, not a click
 
-    enum class LineKind { RankHeader, CpuHeader, Row };
+    static constexpr int kCounterHeight = 26;
+    enum class LineKind { RankHeader, CpuHeader, Row, Counter };
     struct Line {
         LineKind kind;
         RankIndex rank;
-        int row = -1;  // index into TimelineIndex::rows for LineKind::Row
+        int row = -1;  // index into TimelineIndex::rows for LineKind::Row, into the tracks for Counter
         int y = 0;     // top, in content coordinates (before scrolling)
         int height = 0;
     };
@@ -110,6 +140,10 @@ private:
     };
 
     void layoutLines();
+    // The middle of the line drawing an index row, in widget coordinates: the row itself, else the
+    // folded header it sits under; nullopt where its rank is filtered out.
+    std::optional<int> centreYOfRow(RankIndex rank, int indexRow) const;
+    int screenY(const Line& line) const;
     int rowHolding(EventRef event) const;  // the index row drawing an event, -1 if none
     void updateScrollBar();
     QRect rowsRect() const;
@@ -127,6 +161,10 @@ private:
     void paintAxis(QPainter& p);
     void paintOverview(QPainter& p);
     void paintLine(QPainter& p, const Line& line, int y);
+    void paintCounter(QPainter& p, const Line& line, int y);
+    void paintPath(QPainter& p);
+    void paintFlowArrow(QPainter& p);
+    double xOfEvent(RankIndex rank, qint64 absNs) const { return xOf(absNs - m_originNs - shiftOf(rank)); }
 
     std::shared_ptr<const Run> m_run;
     std::shared_ptr<const TimelineIndex> m_index;
@@ -142,6 +180,15 @@ private:
     qint64 m_fromNs = 0;
     qint64 m_toNs = 1;
     std::vector<CollectiveMark> m_marks;
+    std::vector<PathMark> m_path;
+    std::vector<int> m_pathRows;  // the index row of each path mark's event (-1: none)
+    std::shared_ptr<const std::vector<CounterTrack>> m_counters;
+    TimelineRowFilter m_filter;
+    std::vector<qint64> m_shifts;
+    std::vector<int> m_lineOfRow;  // index row -> line drawing it (-1: folded or filtered out)
+    std::function<QString(EventRef)> m_hoverNote;
+    bool m_flowDrawn = false;
+    bool m_zoomingToBox = false;
     std::vector<int> m_markRows;  // the index row of each mark's kernel
     std::optional<EventRef> m_selected;
     int m_selectedRow = -1;  // the index row holding it
@@ -153,6 +200,8 @@ private:
     bool m_pressed = false;
     bool m_dragged = false;
     bool m_selectingRange = false;
+    qint64 m_sessionRangeFromNs = 0;  // the session's span when a box zoom began
+    qint64 m_sessionRangeToNs = 0;
     size_t m_itemsDrawn = 0;
     QSize m_imageSize;  // while painting a picture: its size instead of the widget's
 };

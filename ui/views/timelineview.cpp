@@ -13,10 +13,12 @@
 #include "plots/timelinewidget.h"
 
 #include "analysis/collectives/collectives.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "analysis/tables/timelinetables.h"
 #include "analysis/timeline/spansummary.h"
 #include "analysis/timeline/timelineindex.h"
 #include "analysis/timeline/timelinesearch.h"
+#include "analysis/timeline/timelinetracks.h"
 #include "model/trace.h"
 
 #include <QCheckBox>
@@ -33,12 +35,18 @@ namespace {
 
 const QString kCpuThreads = QStringLiteral("cpu-threads");  // open every rank's CPU threads
 const QString kFind = QStringLiteral("find");               // a name regex to step through
+const QString kCounters = QStringLiteral("counters");       // counter tracks under each rank
+const QString kPath = QStringLiteral("critical-path");      // the step's critical path drawn
+const QString kAlign = QStringLiteral("align-steps");       // ranks shifted to start a step together
+const QString kRows = QStringLiteral("rows");               // the row filter as typed
 
 class TimelineView : public AnalysisView {
 public:
     TimelineView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
-          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_find(new QLineEdit(this)),
+          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_counters(new QCheckBox(tr("Counters"), this)),
+          m_path(new QCheckBox(tr("Critical path"), this)), m_align(new QCheckBox(tr("Align steps"), this)),
+          m_rows(new QLineEdit(this)), m_find(new QLineEdit(this)),
           m_previous(new QToolButton(this)), m_next(new QToolButton(this)), m_found(new QLabel(this)),
           m_timeline(new TimelineWidget(this)),
           m_spanCaption(new QLabel(this)), m_span(new ResultTableView(QStringLiteral("timeline-span"), this))
@@ -46,6 +54,13 @@ public:
         makeCaption(m_caption, false);
         makeCaption(m_spanCaption, false);
         m_cpuThreads->setToolTip(tr("Show every rank's CPU threads, one row per call depth (a rank's \"CPU threads\" line opens one)"));
+        m_counters->setToolTip(tr("Under each rank: launch queue length per stream, memcpy bandwidth and allocated memory (the Queue and Memory views' results)"));
+        m_path->setToolTip(tr("The step's critical path across ranks (the Critical path view's, first step of what is shown), drawn as a chain"));
+        m_align->setToolTip(tr("Shift each rank so one ProfilerStep starts at the same time on all (a span dragged on a rank is read on its clock)"));
+        m_rows->setPlaceholderText(tr("Rows: 0-3 s7"));
+        m_rows->setToolTip(tr("Ranks to show (0-3,7) and GPU streams (s7 s20); empty: all"));
+        m_rows->setClearButtonEnabled(true);
+        m_rows->setMaximumWidth(140);
         m_span->setNameColumn(QStringLiteral("name"));
         m_span->setMinimumHeight(40);
         m_span->sortByColumn(3, Qt::DescendingOrder);  // the most time inside the span first
@@ -58,7 +73,7 @@ public:
         m_previous->setToolTip(tr("Previous match"));
         m_next->setText(QStringLiteral("▶"));
         m_next->setToolTip(tr("Next match (from the window's start)"));
-        setPage(this, {controlRow(this, {m_caption, m_find, m_previous, m_next, m_found, m_cpuThreads})},
+        setPage(this, {controlRow(this, {m_caption, m_find, m_previous, m_next, m_found, m_rows, m_cpuThreads, m_counters, m_path, m_align})},
                 splitOf(this, Qt::Vertical, {m_timeline, m_spanBox}, {4, 1}));
         connect(m_find, &QLineEdit::editingFinished, this, [this] { setOption(kFind, m_find->text()); });
         connect(m_next, &QToolButton::clicked, this, [this] { stepMatch(+1); });
@@ -70,6 +85,11 @@ public:
                 pickKernel(id, fmt::qstr(slice().str(StringId{id})));
         });
         connect(m_cpuThreads, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuThreads, on); });
+        connect(m_counters, &QCheckBox::toggled, this, [this](bool on) { setOption(kCounters, on); });
+        connect(m_path, &QCheckBox::toggled, this, [this](bool on) { setOption(kPath, on); });
+        connect(m_align, &QCheckBox::toggled, this, [this](bool on) { setOption(kAlign, on); });
+        connect(m_rows, &QLineEdit::editingFinished, this, [this] { setOption(kRows, m_rows->text()); });
+        m_timeline->setHoverNote([this](EventRef event) { return collectiveNote(event); });
         connect(m_timeline, &TimelineWidget::windowChanged, this, &TimelineView::updateCaption);
         connect(m_timeline, &TimelineWidget::eventClicked, this, [this](quint32 rank, qint32 row) {
             const RankIndex index{rank};
@@ -109,9 +129,36 @@ protected:
     {
         return analysisRequest("collectives", CollectiveOptions{.htaCompat = htaCompat()}, matchCollectives);
     }
+    // The counter tracks' results, every rank.
+    Request<QueueLength> queueRequest() const
+    {
+        return analysisRequest("queue", QueueLengthOptions{.htaCompat = htaCompat()}, queueLength);
+    }
+    Request<MemoryBandwidth> bandwidthRequest() const
+    {
+        return analysisRequest("memory-bw", MemoryBandwidthOptions{.htaCompat = htaCompat()}, memoryBandwidth);
+    }
+    Request<MemoryTimeline> memoryRequest() const
+    {
+        MemoryOptions options;
+        options.perOp = false;
+        options.topUnfreed = 0;
+        return analysisRequest("memory", options, memoryTimeline);
+    }
+    // The Critical path view's path across ranks in its default window (one cache entry for both).
+    Request<CrossRankPath> pathRequest() const
+    {
+        CriticalPathOptions options;
+        options.htaCompat = htaCompat();
+        return analysisRequest("critical-path-across-ranks", options, criticalPathAllRanks);
+    }
     QList<AnalysisRequest> requests() const override
     {
         QList<AnalysisRequest> wanted = {indexRequest(), collectivesRequest()};
+        if (boolOption(kCounters, false))
+            wanted << queueRequest() << bandwidthRequest() << memoryRequest();
+        if (boolOption(kPath, false))
+            wanted << pathRequest();
         if (!selection()->timeRange().isEmpty())
             wanted << spanRequest();
         if (!option(kFind, QString()).isEmpty())
@@ -123,8 +170,12 @@ protected:
     {
         const bool cpu = boolOption(kCpuThreads, false);
         {
-            const QSignalBlocker blocker(m_cpuThreads);
+            const QSignalBlocker a(m_cpuThreads), b(m_counters), c(m_path), d(m_align), e(m_rows);
             m_cpuThreads->setChecked(cpu);
+            m_counters->setChecked(boolOption(kCounters, false));
+            m_path->setChecked(boolOption(kPath, false));
+            m_align->setChecked(boolOption(kAlign, false));
+            m_rows->setText(option(kRows, QString()));
         }
         m_index = results.share(indexRequest());
         m_collectives = results.share(collectivesRequest());
@@ -135,6 +186,7 @@ protected:
                 m_instanceOfKernel[kernelKey(RankIndex{m_collectives->arrivals[a].rankIndex}, m_collectives->arrivals[a].kernel)] = uint32_t(i);
         }
         m_timeline->setData(session()->slice(), m_index);
+        presentRows(results);
         presentSearch(results);
         // The checkbox opens or closes every rank's threads when it changes; a rank opened by
         // hand stays open through a new span, step or search.
@@ -191,6 +243,9 @@ protected:
     void showMessage(const QString& message) override
     {
         AnalysisView::showMessage(message);
+        m_pathText.clear();
+        m_rowsText.clear();
+        m_pathShown = false;
         m_index.reset();
         m_collectives.reset();
         m_spanResult.reset();
@@ -210,6 +265,76 @@ public:
     }
 
 private:
+    // What the row filter, the counters, the alignment and the critical path add to the rows.
+    void presentRows(const ResultSet& results)
+    {
+        const ParsedRowFilter rows = parseTimelineRowFilter(option(kRows, QString()).toStdString());
+        m_timeline->setRowFilter(rows.filter);
+        m_rows->setStyleSheet(rows.error.empty() ? QString() : QStringLiteral("QLineEdit { color: #b00020; }"));
+        m_rows->setToolTip(rows.error.empty() ? tr("Ranks to show (0-3,7) and GPU streams (s7 s20); empty: all")
+                                              : tr("Not read: %1").arg(fmt::qstr(rows.error)));
+        m_rowsText = rows.error.empty() ? QString() : tr(" · rows filter not read: %1").arg(fmt::qstr(rows.error).toHtmlEscaped());
+        if (boolOption(kCounters, false)) {
+            const auto queue = results.share(queueRequest());
+            const auto bandwidth = results.share(bandwidthRequest());
+            const auto memory = results.share(memoryRequest());
+            m_timeline->setCounterTracks(std::make_shared<const std::vector<CounterTrack>>(
+                timelineCounterTracks(slice(), queue.get(), bandwidth.get(), memory.get())));
+        } else {
+            m_timeline->setCounterTracks(nullptr);
+        }
+        std::vector<qint64> shifts;
+        if (boolOption(kAlign, false))
+            for (int64_t shift : stepStartShifts(slice()))
+                shifts.push_back(shift);
+        m_timeline->setRankShifts(std::move(shifts));
+        m_pathText.clear();
+        std::vector<TimelineWidget::PathMark> marks;
+        if (boolOption(kPath, false)) {
+            const auto path = results.share(pathRequest());
+            const qint64 origin = slice().minTsNs;
+            if (!path->error.empty())
+                m_pathText = tr(" · no critical path: %1").arg(fmt::qstr(path->error).toHtmlEscaped());
+            else {
+                for (const CrossRankSegment& segment : path->segments)
+                    if (segment.durationNs > 0 || segment.event != kNoEvent)
+                        marks.push_back({segment.rankIndex, segment.event, segment.startNs - origin, segment.startNs + segment.durationNs - origin});
+                m_pathText = tr(" · critical path %1 over %2 segments").arg(fmt::duration(double(path->lengthNs))).arg(marks.size());
+            }
+        }
+        // Turned on: brought into view (later frames keep the user's window).
+        const bool newlyDrawn = !marks.empty() && !m_pathShown;
+        m_pathShown = !marks.empty();
+        const std::optional<std::pair<qint64, qint64>> extent =
+            newlyDrawn ? std::optional(std::pair(marks.front().startNs, marks.back().endNs)) : std::nullopt;
+        m_timeline->setPathMarks(std::move(marks));
+        if (extent)
+            m_timeline->showSpan(extent->first, extent->second);
+    }
+
+    // A collective kernel's instance, for its tooltip.
+    QString collectiveNote(EventRef event) const
+    {
+        if (!m_collectives)
+            return {};
+        const auto it = m_instanceOfKernel.find(kernelKey(event.rank, event.event));
+        if (it == m_instanceOfKernel.end())
+            return {};
+        const CollectiveInstance& in = m_collectives->instances[it->second];
+        const CollectiveGroup& group = m_collectives->groups[in.group];
+        const QString groupName = group.name ? fmt::qstr(slice().str(group.name)).toHtmlEscaped() : tr("(unnamed group)");
+        QString text = tr("<b>%1</b>, process group %2, Seq %3").arg(fmt::qstr(in.name).toHtmlEscaped(), groupName).arg(in.seq);
+        if (in.bytes >= 0)
+            text += tr(", %1").arg(fmt::bytes(uint64_t(in.bytes)));
+        for (uint32_t a = in.firstArrival; a < in.firstArrival + in.arrivalCount; ++a) {
+            const CollectiveArrival& arrival = m_collectives->arrivals[a];
+            if (RankIndex{arrival.rankIndex} == event.rank && arrival.kernel == event.event)
+                text += arrival.waitNs > 0 ? tr("<br>waited %1 for rank %2 (last of %3)").arg(fmt::duration(double(arrival.waitNs))).arg(in.lastRank).arg(in.arrivalCount)
+                                           : tr("<br>arrived last of %1 ranks").arg(in.arrivalCount);
+        }
+        return text;
+    }
+
     static quint64 kernelKey(RankIndex rank, EventIndex kernel) { return (quint64(rank.value) << 32) | quint32(kernel); }
 
     // The selected kernel's collective instance, on every rank that took part.
@@ -275,7 +400,7 @@ private:
         }
         const EventRef match = matches[size_t(m_match)];
         const EventTable& t = slice().at(match.rank).events;
-        m_timeline->showSpan(startOf(match), t.endNs(match.event) - slice().minTsNs);
+        m_timeline->showEvent(match);
         m_found->setText(tr("%1 of %2").arg(m_match + 1).arg(count));
         if (t.kind[match.event] == EventKind::Kernel || t.kind[match.event] == EventKind::Memcpy || t.kind[match.event] == EventKind::Memset)
             pickKernel(t.name[match.event].value, fmt::qstr(slice().str(t.name[match.event])));
@@ -292,11 +417,15 @@ private:
                                .arg(QLocale().toString(qint64(m_index->events)))
                                .arg(fmt::duration(double(std::max<qint64>(0, from))), fmt::duration(double(to)),
                                     fmt::duration(double(to - from)))
-                           + m_collectiveText);
+                           + m_collectiveText + m_pathText + m_rowsText);
     }
 
     QLabel* m_caption;
     QCheckBox* m_cpuThreads;
+    QCheckBox* m_counters;
+    QCheckBox* m_path;
+    QCheckBox* m_align;
+    QLineEdit* m_rows;
     QLineEdit* m_find;
     QToolButton* m_previous;
     QToolButton* m_next;
@@ -311,6 +440,9 @@ private:
     std::shared_ptr<const Collectives> m_collectives;
     std::unordered_map<quint64, uint32_t> m_instanceOfKernel;  // (rank, first kernel) -> instance
     QString m_collectiveText;  // the marked instance, for the caption
+    QString m_pathText;        // the critical path drawn, for the caption
+    bool m_pathShown = false;  // whether the path was drawn last time
+    QString m_rowsText;        // a row filter that could not be read
     int m_match = -1;  // the match shown last
     std::optional<bool> m_cpuApplied;  // the checkbox state last applied to the rows
     TimeRange m_lastRange;  // the selection's span last shown
