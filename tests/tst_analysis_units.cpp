@@ -443,6 +443,23 @@ void TestAnalysisUnits::idleHistogramCountsEveryGap()
                 total += c;
         QCOMPARE(total + h.nonPositiveGaps, int64_t(19));
     }
+    // The longest gaps, longest first, ties earliest first: four of 61 µs (after kernels 3, 7,
+    // 11, 15), then the first of 41 µs (after kernel 2); each ends at the kernel after it.
+    const IdleHistogram h = idleHistogram(*run, {.rank = RankIndex{0}, .bins = 8, .longestGaps = 5});
+    QCOMPARE(h.longest.size(), size_t(5));
+    const EventTable& events = run->ranks[0].events;
+    const std::vector<int64_t> lengthsUs = {61, 61, 61, 61, 41};
+    for (size_t k = 0; k < h.longest.size(); ++k) {
+        const IdleGap& gap = h.longest[k];
+        QCOMPARE(gap.endNs - gap.startNs, lengthsUs[k] * 1000);
+        QCOMPARE(gap.stream, 7);
+        QVERIFY(events.kind[gap.next] == EventKind::Kernel);
+        QCOMPARE(events.tsNs[gap.next], gap.endNs);
+        if (k > 0 && k < 4)
+            QVERIFY(gap.startNs > h.longest[k - 1].startNs);
+    }
+    QVERIFY(h.longest[4].startNs < h.longest[0].startNs);
+    QCOMPARE(h.longest[0].category, IdleCategory::HostWait);  // launched 1 µs before it ran, after the gap began
 }
 
 void TestAnalysisUnits::kernelDistributionSpread()

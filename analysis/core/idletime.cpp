@@ -32,7 +32,24 @@ struct StreamGaps {
     int64_t overlaps = 0;   // default mode: kernels that started before the stream was free
     int64_t overlapNs = 0;
     int64_t launchNotInTrace = 0;  // gaps before GPU ops whose launch lies outside the trace window
+    std::vector<IdleGap> longest;  // with keepLongest: at least the stream's longest gaps
 };
+
+bool longerGap(const IdleGap& a, const IdleGap& b)
+{
+    const int64_t la = a.endNs - a.startNs, lb = b.endNs - b.startNs;
+    return la != lb ? la > lb : a.startNs < b.startNs;
+}
+
+// Keeps the `keep` longest of `gaps` (longest first).
+void trimLongest(std::vector<IdleGap>& gaps, size_t keep)
+{
+    if (gaps.size() > keep) {
+        std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(keep), gaps.end(), longerGap);
+        gaps.resize(keep);
+    }
+    std::sort(gaps.begin(), gaps.end(), longerGap);
+}
 
 // HTA's row 0 (the first traceEvents element, when it was kept as an event): a GPU op whose
 // launch is missing gets index_correlation 0 and so joins that row (HTA-RULES: correlation).
@@ -54,7 +71,7 @@ bool selected(const std::vector<int>& wanted, int value)
 
 // Walks the rank's kernels once, sorted by start, classifying the gap before each one.
 std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int>& streams, double delayUs,
-                                    bool htaCompat)
+                                    bool htaCompat, size_t keepLongest = 0)
 {
     const EventTable& events = rank.events;
     const double delayNs = delayUs * 1000.0;
@@ -110,6 +127,11 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
         else if (static_cast<double>(gap) < delayNs)
             category = IdleCategory::KernelWait;
         s.gaps[static_cast<int>(category)].push_back(gap);
+        if (keepLongest > 0 && gap > 0) {
+            s.longest.push_back({stream, category, s.prevEnd, start, static_cast<EventIndex>(i)});
+            if (s.longest.size() >= 4 * keepLongest)
+                trimLongest(s.longest, keepLongest);
+        }
         s.prevEnd = htaCompat ? end : std::max(s.prevEnd, end);
     }
     std::stable_sort(perStream.begin(), perStream.end(),
@@ -288,11 +310,15 @@ IdleHistogram idleHistogram(const Run& run, const IdleHistogramOptions& options)
         return result;
     }
     result.rank = rank->rank;
+    result.rankIndex = RankIndex{static_cast<uint32_t>(rank - run.ranks.data())};
     const int bins = std::max(1, options.bins);
     const std::vector<StreamGaps> perStream =
-        collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, /*htaCompat=*/false);
+        collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, /*htaCompat=*/false, options.longestGaps);
     if (const std::string note = overlapNote(rank->rank, perStream); !note.empty())
         result.notes.push_back(note);
+    for (const StreamGaps& s : perStream)
+        result.longest.insert(result.longest.end(), s.longest.begin(), s.longest.end());
+    trimLongest(result.longest, options.longestGaps);
     double low = std::numeric_limits<double>::infinity();
     double high = -std::numeric_limits<double>::infinity();
     for (const StreamGaps& s : perStream)

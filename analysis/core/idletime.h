@@ -75,14 +75,26 @@ struct IdleHistogramOptions {
     int bins = 50;
     bool logScale = false;     // geometric bins; zero-length gaps are then only counted
     double consecutiveKernelDelayUs = 30.0;
+    size_t longestGaps = 20;   // how many of the longest gaps to list (IdleHistogram::longest)
+};
+
+// One gap on a stream: from the end of the work before it to the start of `next`.
+struct IdleGap {
+    int stream = -1;
+    IdleCategory category = IdleCategory::Other;
+    int64_t startNs = 0;
+    int64_t endNs = 0;
+    EventIndex next = kNoEvent;  // the GPU op after the gap, in the rank's event table
 };
 
 // Gaps as the default mode defines them: never negative (overlapping work is noted apart).
 struct IdleHistogram {
     int rank = -1;
+    RankIndex rankIndex;  // its RankTrace in the run
     std::vector<double> edgesUs;  // bins + 1 edges
     std::vector<int64_t> counts[kIdleCategoryCount];
     int64_t nonPositiveGaps = 0;  // zero-length gaps, left out of log bins (back-to-back kernels)
+    std::vector<IdleGap> longest;  // the longest gaps of every stream, longest first (ties: earliest)
     std::string error;
     std::vector<std::string> notes;
 };

@@ -115,6 +115,22 @@ Table idleHistogramTable(const IdleHistogram& result)
     return withNotes(std::move(table), result);
 }
 
+Table idleGapsTable(const Run& run, const IdleHistogram& result)
+{
+    Table table;
+    table.columns = {"rank", "stream", "idle_category", micros("start (us)"), micros("duration (us)"), "next"};
+    if (!result.error.empty() || !run.has(result.rankIndex))
+        return table;
+    const EventTable& events = run.at(result.rankIndex).events;
+    for (const IdleGap& gap : result.longest) {
+        table.addRow({int64_t{result.rank}, int64_t{gap.stream}, std::string(toString(gap.category)),
+                      static_cast<double>(gap.startNs - run.minTsNs) / 1000.0, static_cast<double>(gap.endNs - gap.startNs) / 1000.0,
+                      std::string(run.str(events.name[gap.next]))});
+        table.rowRanks.push_back(result.rankIndex);
+    }
+    return table;
+}
+
 Table overlapTable(const Overlap& result)
 {
     Table table;

@@ -47,6 +47,9 @@ Table kernelDistributionTable(const Run& run, const KernelDistributions& result)
 Table idleTable(const IdleTime& result);
 Table idleStatsTable(const IdleTime& result);
 Table idleHistogramTable(const IdleHistogram& result);
+// The longest gaps (IdleHistogram::longest): where each starts (since the run's first event), how
+// long it lasts, its cause and the GPU op that ended it.
+Table idleGapsTable(const Run& run, const IdleHistogram& result);
 Table overlapTable(const Overlap& result);
 Table importIssuesTable(const Run& run);
 

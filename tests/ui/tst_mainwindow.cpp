@@ -593,6 +593,22 @@ void TestMainWindow::comparisonViewShowsBothRuns()
     QCOMPARE(w().session()->selection()->kernel(), control->strings.find(name.toStdString()).value);
     QVERIFY(waitIdle(w()));
     screenshot(&w(), "comparison");
+    // "Show on timeline": its first run in the shown run, selected and zoomed to.
+    QPushButton* toTimeline = nullptr;
+    for (QPushButton* button : diff->findChildren<QPushButton*>())
+        if (button->text() == QLatin1String("Show on timeline"))
+            toTimeline = button;
+    QVERIFY(toTimeline && toTimeline->isEnabled());
+    toTimeline->click();
+    QVERIFY(waitIdle(w()));
+    QVERIFY(isFrontTab(w(), QStringLiteral("Timeline")));
+    const std::optional<EventRef> first = w().session()->selection()->event();
+    QVERIFY(first.has_value());
+    QCOMPARE(QString::fromStdString(std::string(control->str(control->at(first->rank).events.name[first->event]))), name);
+    QVERIFY(!w().session()->selection()->timeRange().isEmpty());
+    w().session()->selection()->setTimeRange({});
+    w().dock(QStringLiteral("diff"))->raise();
+    QVERIFY(waitIdle(w()));
     // A rank picked anywhere narrows the comparison to it.
     selectRankNumbered(w(), 3);
     QVERIFY(waitIdle(w()));

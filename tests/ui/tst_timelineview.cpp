@@ -39,6 +39,7 @@ private slots:
     void ctrlDragZoomsToTheBox();
     void countersPathFilterAndAlignment();
     void flowArrowAndCollectiveTooltip();
+    void showOnTimelineFromEveryOtherView();
     void cleanupTestCase();
 
 private:
@@ -417,6 +418,77 @@ void TestTimelineView::flowArrowAndCollectiveTooltip()
     QVERIFY2(tip.contains(QStringLiteral("Seq")) && tip.contains(QStringLiteral("process group")), qPrintable(tip));
     QVERIFY2(tip.contains(QStringLiteral("waited")) || tip.contains(QStringLiteral("arrived last")), qPrintable(tip));
     w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("cpu-threads"), false);
+    QVERIFY(waitIdle(w()));
+}
+
+// Launch outliers, idle gaps, patterns and the memory peak each land on the timeline: the span
+// zoomed to, the event selected (a GPU op's kernel too).
+void TestTimelineView::showOnTimelineFromEveryOtherView()
+{
+    const auto showButton = [this](const char* view) {
+        for (QPushButton* button : w().view(QString::fromLatin1(view))->findChildren<QPushButton*>())
+            if (button->text().startsWith(QLatin1String("Show")) && button->text().endsWith(QLatin1String("on timeline")))
+                return button;
+        return static_cast<QPushButton*>(nullptr);
+    };
+    // Each returns what went wrong, empty when nothing did.
+    const auto landsOnTimeline = [this](QPushButton* button) -> QString {
+        if (!button || !button->isEnabled())
+            return QStringLiteral("no enabled button");
+        button->click();
+        if (!waitIdle(w()))
+            return QStringLiteral("never idle");
+        const TimeRange range = w().session()->selection()->timeRange();
+        if (range.isEmpty())
+            return QStringLiteral("no span selected");
+        if (timeline()->windowFromNs() > range.beginNs || range.endNs > timeline()->windowToNs())
+            return QStringLiteral("the span is not in view");
+        if (timeline()->windowToNs() - timeline()->windowFromNs() >= 2 * (range.endNs - range.beginNs) + 1000)
+            return QStringLiteral("not zoomed to the span");
+        if (!w().session()->selection()->event())
+            return QStringLiteral("no event selected");
+        return {};
+    };
+    const auto pickRow = [this](const char* view, int tableIndex, int row) -> QString {
+        w().dock(QString::fromLatin1(view))->raise();
+        if (!waitIdle(w()))
+            return QStringLiteral("never idle");
+        ResultTableView* table = w().view(QString::fromLatin1(view))->tableViews().at(tableIndex);
+        if (table->model()->rowCount() <= row)
+            return QStringLiteral("%1 rows").arg(table->model()->rowCount());
+        table->setCurrentIndex(table->model()->index(row, 0));
+        return {};
+    };
+    const auto check = [](const QString& problem, const char* what) { return problem.isEmpty() ? true : (qWarning("%s: %s", what, qPrintable(problem)), false); };
+    const Run& slice = *w().session()->slice();
+    // The longest idle gap: its span, and the GPU op after it, which starts where it ends.
+    QVERIFY(check(pickRow("idle", 0, 0), "idle"));
+    QVERIFY(!showButton("launches")->isEnabled());  // nothing chosen there yet
+    QVERIFY(check(landsOnTimeline(showButton("idle")), "idle gap"));
+    const TimeRange gap = w().session()->selection()->timeRange();
+    const EventRef next = *w().session()->selection()->event();
+    QCOMPARE(slice.at(next.rank).events.tsNs[slice.at(next.rank).rowOfRunEvent(next.event)] - slice.minTsNs, gap.endNs);
+    screenshot(timeline(), "timeline-idle-gap");
+    // A launch outlier: from its launch call to its kernel's end, the kernel selected.
+    QVERIFY(check(pickRow("launches", 0, 0), "launches"));
+    QVERIFY(check(landsOnTimeline(showButton("launches")), "launch outlier"));
+    QVERIFY(!w().session()->selection()->kernelName().isEmpty());
+    // A pattern's first occurrence (under "## forward ##" on the sample run): that annotation selected.
+    w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("## forward ##"));
+    QVERIFY(check(pickRow("patterns", 0, 0), "patterns"));
+    QVERIFY(check(landsOnTimeline(showButton("patterns")), "pattern"));
+    const EventRef op = *w().session()->selection()->event();
+    QCOMPARE(slice.str(slice.at(op.rank).events.name[slice.at(op.rank).rowOfRunEvent(op.event)]), std::string_view("## forward ##"));
+    // The memory peak (where the run recorded memory): the memory counter track turned on.
+    w().dock(QStringLiteral("memory"))->raise();
+    QVERIFY(waitIdle(w()));
+    if (QPushButton* peak = showButton("memory"); peak && peak->isEnabled()) {
+        QVERIFY(check(landsOnTimeline(peak), "memory peak"));
+        QVERIFY(w().session()->option(QStringLiteral("timeline"), QStringLiteral("counters"), false).toBool());
+        w().session()->setOption(QStringLiteral("timeline"), QStringLiteral("counters"), false);
+    }
+    w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("aten::linear"));
+    w().session()->selection()->setTimeRange({});
     QVERIFY(waitIdle(w()));
 }
 

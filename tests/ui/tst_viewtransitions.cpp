@@ -209,14 +209,17 @@ Table TestViewTransitions::expected(const QString& name) const
             m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
         return idleTable(idleTimeBreakdown(slice, options));
     }
-    if (name.startsWith(QLatin1String("idle-histogram-rank"))) {
+    if (name.startsWith(QLatin1String("idle-histogram-rank")) || name.startsWith(QLatin1String("idle-gaps-rank"))) {
         IdleHistogramOptions options;
         options.rank = rankOf(slice, name);
         options.bins = 40;
         options.logScale = m_window->session()->option(QStringLiteral("idle"), QStringLiteral("logBins"), true).toBool();
         options.consecutiveKernelDelayUs =
             m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
-        return idleHistogram(slice, options).error.empty() ? idleHistogramTable(idleHistogram(slice, options)) : Table{};
+        const IdleHistogram histogram = idleHistogram(slice, options);
+        if (!histogram.error.empty())
+            return Table{};
+        return name.startsWith(QLatin1String("idle-gaps")) ? idleGapsTable(slice, histogram) : idleHistogramTable(histogram);
     }
     if (name.startsWith(QLatin1String("launch-"))) {
         LaunchStatsOptions options;

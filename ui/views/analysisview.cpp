@@ -12,6 +12,7 @@
 #include "model/trace.h"
 
 #include <QGuiApplication>
+#include <QPushButton>
 #include <QLocale>
 
 namespace kscope {
@@ -168,6 +169,34 @@ void AnalysisView::pickKernel(quint32 kernel, const QString& name)
 {
     selection()->setKernel(kernel, name);
     emit kernelPicked(kernel);
+}
+
+void AnalysisView::pickOnTimeline(RankIndex rank, EventIndex row, int64_t fromNs, int64_t toNs)
+{
+    const auto slice = m_session->slice();
+    if (!slice || !slice->has(rank) || row < 0 || size_t(row) >= slice->at(rank).events.size())
+        return;
+    const EventTable& t = slice->at(rank).events;
+    if (t.kind[row] == EventKind::Kernel || t.kind[row] == EventKind::Memcpy || t.kind[row] == EventKind::Memset)
+        pickKernel(t.name[row].value, fmt::qstr(slice->str(t.name[row])));
+    pickEvent(rank, row);
+    if (toNs <= fromNs) {
+        fromNs = t.tsNs[row];
+        toNs = std::max(t.endNs(row), fromNs + 1);
+    }
+    selection()->setTimeRange({qint64(fromNs - slice->minTsNs), qint64(toNs - slice->minTsNs)});
+}
+
+QPushButton* AnalysisView::timelineButton(const QString& tooltip, std::function<void()> choose)
+{
+    auto* button = new QPushButton(tr("Show on timeline"), this);
+    button->setToolTip(tooltip);
+    button->setEnabled(false);
+    connect(button, &QPushButton::clicked, this, [this, choose = std::move(choose)] {
+        choose();
+        showInView(QStringLiteral("timeline"));
+    });
+    return button;
 }
 
 void AnalysisView::pickEvent(RankIndex rank, EventIndex row)

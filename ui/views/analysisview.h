@@ -11,6 +11,10 @@
 #include <QList>
 #include <QWidget>
 
+#include <functional>
+
+class QPushButton;
+
 namespace kscope {
 
 class ChartView;
@@ -119,6 +123,12 @@ protected:
     void pickKernel(quint32 kernel, const QString& name);
     // Brings another view to the front (after setting the selection it should show).
     void showInView(const QString& id) { emit viewRequested(id); }
+    // What a "Show on timeline" lands on: an event of the presented slice (its kernel picked too
+    // when it is GPU work) and a span in absolute trace time (empty: the event's own span). The
+    // timeline zooms to the span and outlines the event.
+    void pickOnTimeline(RankIndex rank, EventIndex row, int64_t fromNs = 0, int64_t toNs = 0);
+    // A "Show on timeline" button, disabled until the view has chosen something (enable it then).
+    QPushButton* timelineButton(const QString& tooltip, std::function<void()> choose);
     // Selects an event by its row in the presented slice (stored as the whole run's row).
     void pickEvent(RankIndex rank, EventIndex row);
     // The selected event's row in the presented slice when it is on `rank` and in the slice;

@@ -41,7 +41,10 @@ class CollectivesView : public AnalysisView {
 public:
     CollectivesView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
-          m_showOnTimeline(new QPushButton(tr("Show on timeline"), this)),
+          m_showOnTimeline(timelineButton(tr("The chosen collective's span on the timeline, its last rank's kernel selected"), [this] {
+              if (m_result && m_chosen >= 0 && size_t(m_chosen) < m_result->instances.size())
+                  selectInstance(m_result->instances[size_t(m_chosen)]);
+          })),
           m_bars(new ChartView(QStringLiteral("collective-wait-transfer"), this)),
           m_lateness(new ChartView(QStringLiteral("collective-lateness"), this)),
           m_instances(new ResultTableView(QStringLiteral("collectives"), this)),
@@ -51,8 +54,6 @@ public:
         makeCaption(m_caption, true);
         m_bars->setMinimumHeight(110);
         m_lateness->setMinimumHeight(110);
-        m_showOnTimeline->setToolTip(tr("The chosen collective's span on the timeline, its last rank's kernel selected"));
-        m_showOnTimeline->setEnabled(false);
         setPage(this, {controlRow(this, {m_caption, m_showOnTimeline})},
                 tabPages(this, {{m_bars, tr("Wait and transfer")},
                                 {m_lateness, tr("Lateness")},
@@ -80,12 +81,6 @@ public:
             m_chosen = index.row();
             m_showOnTimeline->setEnabled(true);
             selectInstance(m_result->instances[size_t(index.row())]);
-        });
-        connect(m_showOnTimeline, &QPushButton::clicked, this, [this] {
-            if (!m_result || m_chosen < 0 || size_t(m_chosen) >= m_result->instances.size())
-                return;
-            selectInstance(m_result->instances[size_t(m_chosen)]);
-            showInView(QStringLiteral("timeline"));
         });
         refresh();
     }

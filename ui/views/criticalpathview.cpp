@@ -33,7 +33,15 @@ class CriticalPathView : public AnalysisView {
 public:
     CriticalPathView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_annotation(new QLineEdit(this)),
-          m_instance(new QSpinBox(this)), m_showOnTimeline(new QPushButton(tr("Show on timeline"), this)),
+          m_instance(new QSpinBox(this)), m_showOnTimeline(timelineButton(tr("The chosen segment on the timeline (else the analysed window)"), [this] {
+              const auto shown = this->session()->run();
+              if (!m_path || !shown || !m_path->error.empty())
+                  return;
+              if (m_chosen >= 0 && size_t(m_chosen) < m_path->segments.size())
+                  selectSegment(m_path->segments[size_t(m_chosen)]);
+              else
+                  selection()->setTimeRange({qint64(m_path->windowStartNs - shown->minTsNs), qint64(m_path->windowEndNs - shown->minTsNs)});
+          })),
           m_bars(new ChartView(QStringLiteral("critical-path-bounds"), this)),
           m_breakdown(new ResultTableView(QStringLiteral("critical-path-breakdown"), this)),
           m_summary(new ResultTableView(QStringLiteral("critical-path-summary"), this)),
@@ -48,7 +56,7 @@ public:
         m_instance->setToolTip(tr("Which instance of the annotation, from 0 (HTA's instance_id)"));
         m_bars->setMinimumHeight(110);
         m_breakdown->setNameColumn(QStringLiteral("s_name"));
-        m_showOnTimeline->setToolTip(tr("The chosen segment on the timeline (else the analysed window)"));
+        m_showOnTimeline->setEnabled(true);  // the analysed window, when no segment is chosen
         setPage(this, {controlRow(this, {m_caption, tr("Window:"), m_annotation, tr("#"), m_instance, m_showOnTimeline})},
                 tabPages(this, {{m_bars, tr("Bound by, per rank")},
                                 {m_breakdown, tr("Path of the rank")},
@@ -66,16 +74,6 @@ public:
                 m_chosen = index.row();
                 selectSegment(m_path->segments[size_t(index.row())]);
             }
-        });
-        connect(m_showOnTimeline, &QPushButton::clicked, this, [this] {
-            const auto shown = this->session()->run();
-            if (!m_path || !shown || !m_path->error.empty())
-                return;
-            if (m_chosen >= 0 && size_t(m_chosen) < m_path->segments.size())
-                selectSegment(m_path->segments[size_t(m_chosen)]);
-            else
-                selection()->setTimeRange({qint64(m_path->windowStartNs - shown->minTsNs), qint64(m_path->windowEndNs - shown->minTsNs)});
-            showInView(QStringLiteral("timeline"));
         });
         refresh();
     }

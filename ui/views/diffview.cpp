@@ -16,11 +16,13 @@
 
 #include "analysis/tables/difftables.h"
 #include "analysis/diff/tracediff.h"
+#include "analysis/timeline/timelineindex.h"
 #include "model/trace.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QLineEdit>
 
 namespace kscope {
@@ -44,7 +46,13 @@ public:
           m_ops(new ResultTableView(QStringLiteral("compare-traces"), this)),
           m_temporal(new ResultTableView(QStringLiteral("diff-temporal"), this)),
           m_overlap(new ResultTableView(QStringLiteral("diff-overlap"), this)),
-          m_kernels(new ResultTableView(QStringLiteral("diff-kernels"), this))
+          m_kernels(new ResultTableView(QStringLiteral("diff-kernels"), this)),
+          m_showOnTimeline(timelineButton(tr("The chosen op's first run in the run the other views show (an op only the other "
+                                             "run has is not there)"),
+                                          [this] {
+                                              if (const std::optional<EventRef> first = firstNamed(m_chosenName))
+                                                  pickOnTimeline(first->rank, first->event);
+                                          }))
     {
         makeCaption(m_caption, false);
         m_device->addItem(tr("CPU and GPU"), int(DiffDevice::All));
@@ -66,7 +74,7 @@ public:
         // Tabs rather than a split: in a dock the bars and a table each need the whole height.
         setPage(this, {controlRow(this, {m_caption, m_device, m_shortNames, m_allRanksSteps})},
                 tabPages(this, {{m_chart, tr("Largest changes")},
-                                {stackedBox(this, {controlRow(this, {m_search, m_changes})}, m_ops), tr("Ops")},
+                                {stackedBox(this, {controlRow(this, {m_search, m_changes, m_showOnTimeline})}, m_ops), tr("Ops")},
                                 {m_temporal, tr("Per rank")},
                                 {m_overlap, tr("Overlap")},
                                 {m_kernels, tr("Kernels per rank")}}));
@@ -83,6 +91,8 @@ public:
             const QString name = index.siblingAtColumn(0).data(kFilterRole).toString();
             const auto shown = this->session()->run();
             const StringId id = shown && !name.isEmpty() ? shown->strings.find(name.toStdString()) : StringId{};
+            m_chosenName = id;
+            m_showOnTimeline->setEnabled(bool(firstNamed(id)));
             if (id)
                 pickKernel(id.value, name);
         });
@@ -182,6 +192,27 @@ protected:
     }
 
 private:
+    // The first event drawn on the timeline with this name: on the shown rank if it has one.
+    std::optional<EventRef> firstNamed(StringId name) const
+    {
+        const auto shown = session()->slice();
+        if (!name || !shown)
+            return std::nullopt;
+        std::vector<RankIndex> order{shownRank()};
+        for (uint32_t r = 0; r < shown->ranks.size(); ++r)
+            if (RankIndex{r} != shownRank())
+                order.push_back(RankIndex{r});
+        for (const RankIndex rank : order) {
+            if (!shown->has(rank))
+                continue;
+            const EventTable& t = shown->at(rank).events;
+            for (size_t i = 0; i < t.size(); ++i)
+                if (t.name[i] == name && drawnOnTimeline(t, i))
+                    return EventRef{rank, EventIndex(i)};
+        }
+        return std::nullopt;
+    }
+
     QString captionText() const
     {
         const auto list = [](const std::vector<int>& v) {
@@ -255,6 +286,8 @@ private:
     ResultTableView* m_temporal;
     ResultTableView* m_overlap;
     ResultTableView* m_kernels;
+    QPushButton* m_showOnTimeline;
+    StringId m_chosenName;  // the op chosen in the table, in the shown run's strings
     std::shared_ptr<const TraceComparison> m_comparison;
     std::shared_ptr<const DiffSummary> m_summary;
 };

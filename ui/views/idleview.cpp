@@ -1,9 +1,11 @@
 // Idle time of the selected rank: stacked bars per stream by cause (host wait, kernel wait,
-// other) and a histogram of the gaps' lengths per cause.
+// other), a histogram of the gaps' lengths per cause, and the longest gaps (a click selects the
+// gap and the GPU op that ended it; "Show on timeline" goes there).
 
 #include "views/analysisview.h"
 #include "views/viewlayout.h"
 
+#include "models/resulttableview.h"
 #include "plots/baradapters.h"
 #include "plots/chartview.h"
 #include "plots/plots.h"
@@ -16,6 +18,7 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 
 namespace kscope {
 
@@ -31,7 +34,9 @@ public:
         : AnalysisView(spec, session, parent), m_rankLabel(new QLabel(this)),
           m_percent(new QCheckBox(tr("Percent"), this)), m_logBins(new QCheckBox(tr("Log-scale bins"), this)),
           m_delay(new QDoubleSpinBox(this)), m_streams(new ChartView(QStringLiteral("idle-time-streams"), this)),
-          m_histogram(new ChartView(QStringLiteral("idle-time-histogram"), this))
+          m_histogram(new ChartView(QStringLiteral("idle-time-histogram"), this)),
+          m_gaps(new ResultTableView(QStringLiteral("idle-gaps"), this)),
+          m_showOnTimeline(timelineButton(tr("The chosen gap on the timeline, the GPU op after it selected"), [this] { pickGap(); }))
     {
         m_percent->setChecked(boolOption(kPercent, true));
         m_percent->setToolTip(tr("Share of each stream's idle time; off: absolute time"));
@@ -45,9 +50,21 @@ public:
         m_rankLabel->setToolTip(tr("Select another rank in a chart or the toolbar"));
         // Long messages ("No usable rank in ...") must not widen the dock: they are cut, not wrapped.
         makeCaption(m_rankLabel, false);
+        m_gaps->setNameColumn(QStringLiteral("next"));
+        m_gaps->setMinimumHeight(30);
         setPage(this, {controlRow(this, {m_rankLabel, tr("Kernel wait <"), m_delay, m_percent, m_logBins})},
-                splitOf(this, Qt::Horizontal, {m_streams, m_histogram}));
+                splitOf(this, Qt::Vertical, {splitOf(this, Qt::Horizontal, {m_streams, m_histogram}),
+                                                stackedBox(this, {controlRow(this, {tr("<b>Longest gaps</b>"), m_showOnTimeline}, true)}, m_gaps)}, {3, 2}));
         addCharts({m_streams, m_histogram});
+        addTableViews({m_gaps});
+        // Rows are the longest gaps, longest first.
+        connect(m_gaps, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            if (!m_bins || index.row() < 0 || size_t(index.row()) >= m_bins->longest.size())
+                return;
+            m_chosen = index.row();
+            m_showOnTimeline->setEnabled(true);
+            pickGap();
+        });
         connect(m_percent, &QCheckBox::toggled, this, [this](bool on) { setOption(kPercent, on); });
         connect(m_logBins, &QCheckBox::toggled, this, [this](bool on) { setOption(kLogBins, on); });
         connect(m_delay, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kDelay, m_delay->value()); });
@@ -92,6 +109,17 @@ protected:
         const int number = slice().at(shownRank()).rank;
         drawBars(*m_streams, idleStreamBars(*m_idle, number, shownRankName(), boolOption(kPercent, true)));
         drawHistogram(*m_histogram, idleHistogramData(*m_bins, shownRankName(), logBins()));
+        m_gaps->setTable(std::make_shared<Table>(idleGapsTable(slice(), *m_bins)));
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
+    }
+
+    void pickGap()
+    {
+        if (!m_bins || m_chosen < 0 || size_t(m_chosen) >= m_bins->longest.size())
+            return;
+        const IdleGap& gap = m_bins->longest[size_t(m_chosen)];
+        pickOnTimeline(m_bins->rankIndex, gap.next, gap.startNs, gap.endNs);
     }
 
     // The controls show the session's options, whoever set them last.
@@ -108,13 +136,16 @@ protected:
         AnalysisView::showMessage(message);
         m_idle.reset();
         m_bins.reset();
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
         m_rankLabel->setText(message.size() < 40 ? message : QString());
     }
 
     QList<TableExport> currentTables() const override
     {
         return {{QStringLiteral("idle-time-%1").arg(m_rankTag), idleTable(*m_idle)},
-                {QStringLiteral("idle-histogram-%1").arg(m_rankTag), idleHistogramTable(*m_bins)}};
+                {QStringLiteral("idle-histogram-%1").arg(m_rankTag), idleHistogramTable(*m_bins)},
+                {QStringLiteral("idle-gaps-%1").arg(m_rankTag), idleGapsTable(slice(), *m_bins)}};
     }
 
 private:
@@ -124,6 +155,9 @@ private:
     QDoubleSpinBox* m_delay;
     ChartView* m_streams;
     ChartView* m_histogram;
+    ResultTableView* m_gaps;
+    QPushButton* m_showOnTimeline;
+    int m_chosen = -1;  // the gap chosen in the table
     QString m_rankTag;  // of the rank presented
     std::shared_ptr<const IdleTime> m_idle;
     std::shared_ptr<const IdleHistogram> m_bins;

@@ -20,6 +20,7 @@
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QPushButton>
 
 namespace kscope {
 
@@ -50,24 +51,28 @@ public:
           m_runtime(new ChartView(QStringLiteral("launch-runtime-outliers"), this)),
           m_delay(new ChartView(QStringLiteral("launch-delay-outliers"), this)),
           m_outliers(new ResultTableView(QStringLiteral("launch-outliers"), this)),
-          m_apis(new ResultTableView(QStringLiteral("launch-apis"), this))
+          m_apis(new ResultTableView(QStringLiteral("launch-apis"), this)),
+          m_showOnTimeline(timelineButton(tr("The chosen outlier on the timeline: from its launch call to its GPU op's end"),
+                                          [this] { pickOutlier(); }))
     {
         makeCaption(m_rankLabel, false);
         m_memory->setToolTip(tr("Count cudaMemcpyAsync / cudaMemsetAsync launches too"));
         m_outliers->setNameColumn(QStringLiteral("name"));
         for (ChartView* chart : {m_short, m_runtime, m_delay})
-            chart->setMinimumSize(140, 120);  // three side by side must not widen the dock
+            chart->setMinimumSize(140, 100);  // three side by side must not widen the dock
         setPage(this,
                 {controlRow(this, {m_rankLabel, tr("Runtime >"), m_runtimeCutoff, tr("Delay >"), m_delayCutoff, m_memory})},
                 splitOf(this, Qt::Vertical,
                         {splitOf(this, Qt::Horizontal, {m_short, m_runtime, m_delay}),
-                         tabPages(this, {{m_outliers, tr("Outliers")}, {m_apis, tr("Launches per API")}})}));
+                         tabPages(this, {{stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_outliers), tr("Outliers")}, {m_apis, tr("Launches per API")}})}));
         addCharts({m_short, m_runtime, m_delay});
         addTableViews({m_outliers, m_apis});
         connect(m_runtimeCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRuntimeCutoff, m_runtimeCutoff->value()); });
         connect(m_delayCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kDelayCutoff, m_delayCutoff->value()); });
         connect(m_memory, &QCheckBox::toggled, this, [this](bool on) { setOption(kMemory, on); });
         connect(m_outliers, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            m_chosen = index.row();
+            m_showOnTimeline->setEnabled(outlier() != nullptr);
             const quint32 id = index.data(kIdRole).toUInt();
             if (id != 0)
                 pickKernel(id, m_outliers->resultModel()->index(index.row(), m_outliers->resultModel()->columnOf(QStringLiteral("name")))
@@ -127,12 +132,40 @@ protected:
                     ids.push_back(rank->launches[k].kernelName.value);
         m_outliers->setTable(std::make_shared<Table>(launchOutliersTable(slice(), *m_result)), ids);
         m_apis->setTable(std::make_shared<Table>(launchApisTable(slice(), *m_result)));
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
+    }
+
+    // The outlier of table row m_chosen (runtime outliers, then launch-delay outliers).
+    const KernelLaunch* outlier() const
+    {
+        if (!m_result || m_result->ranks.empty() || m_chosen < 0)
+            return nullptr;
+        const RankLaunchStats& rank = m_result->ranks.front();
+        size_t row = size_t(m_chosen);
+        for (const auto* rows : {&rank.runtimeOutlierRows, &rank.launchDelayOutlierRows}) {
+            if (row < rows->size())
+                return &rank.launches[(*rows)[row]];
+            row -= rows->size();
+        }
+        return nullptr;
+    }
+
+    void pickOutlier()
+    {
+        const KernelLaunch* launch = outlier();
+        if (!launch || launch->gpu == kNoEvent || !slice().has(shownRank()))
+            return;
+        const EventTable& t = slice().at(shownRank()).events;
+        pickOnTimeline(shownRank(), launch->gpu, launch->launchTsNs, std::max(t.endNs(launch->gpu), launch->launchTsNs + launch->cpuDurationNs));
     }
 
     void showMessage(const QString& message) override
     {
         AnalysisView::showMessage(message);
         m_result.reset();
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
         m_rankLabel->setText(message.size() < 40 ? message : QString());
     }
 
@@ -155,6 +188,8 @@ private:
     ChartView* m_delay;
     ResultTableView* m_outliers;
     ResultTableView* m_apis;
+    QPushButton* m_showOnTimeline;
+    int m_chosen = -1;  // the outlier row chosen
     std::shared_ptr<const LaunchStats> m_result;
 };
 

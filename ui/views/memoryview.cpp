@@ -18,6 +18,7 @@
 #include "model/trace.h"
 
 #include <QLabel>
+#include <QPushButton>
 #include <QMouseEvent>
 
 #include <algorithm>
@@ -36,12 +37,15 @@ public:
           m_devices(new ResultTableView(QStringLiteral("memory-devices"), this)),
           m_steps(new ResultTableView(QStringLiteral("memory-steps"), this)),
           m_ops(new ResultTableView(QStringLiteral("memory-ops"), this)),
-          m_unfreed(new ResultTableView(QStringLiteral("memory-unfreed"), this))
+          m_unfreed(new ResultTableView(QStringLiteral("memory-unfreed"), this)),
+          m_showOnTimeline(timelineButton(tr("The peak on the timeline: the op it happened in, with the memory counter track"),
+                                          [this] { pickPeak(); }))
     {
         makeCaption(m_caption, true);
         m_chart->setMinimumHeight(110);
         m_ops->setNameColumn(QStringLiteral("op"));
-        setPage(this, {m_caption},
+        m_showOnTimeline->setText(tr("Show peak on timeline"));
+        setPage(this, {controlRow(this, {m_caption, m_showOnTimeline})},
                 tabPages(this, {{m_chart, tr("Over time")},
                                 {m_devices, tr("Devices")},
                                 {m_steps, tr("Per step")},
@@ -104,12 +108,48 @@ protected:
         m_ops->setTable(std::make_shared<Table>(memoryOpsTable(slice(), *m_result)));
         m_unfreed->setTable(std::make_shared<Table>(memoryUnfreedTable(slice(), *m_result)));
         m_caption->setText(caption());
+        m_showOnTimeline->setEnabled(peakDevice() != nullptr);
+    }
+
+    // The shown rank's device with the highest peak that names its event.
+    const MemoryDevice* peakDevice() const
+    {
+        const MemoryDevice* peak = nullptr;
+        if (m_result)
+            for (const MemoryDevice& d : m_result->devices)
+                if (d.device.rank == shownNumber() && d.peakEvent != kNoEvent && (!peak || d.peakAllocated > peak->peakAllocated))
+                    peak = &d;
+        return peak;
+    }
+
+    // The peak's [memory] event selected, the span of the innermost op on its thread around it (a
+    // millisecond around it when none), and the timeline's counter tracks on so the curve shows.
+    void pickPeak()
+    {
+        const MemoryDevice* peak = peakDevice();
+        if (!peak || !slice().has(shownRank()))
+            return;
+        const EventTable& t = slice().at(shownRank()).events;
+        const EventIndex e = peak->peakEvent;
+        if (e < 0 || size_t(e) >= t.size())
+            return;
+        int64_t from = t.tsNs[e] - 500000, to = t.tsNs[e] + 500000;
+        int64_t innermost = INT64_MIN;
+        for (size_t i = 0; i < t.size() && t.tsNs[i] <= t.tsNs[e]; ++i)
+            if (t.kind[i] == EventKind::CpuOp && t.thread[i] == t.thread[e] && t.endNs(EventIndex(i)) >= t.tsNs[e] && t.tsNs[i] > innermost) {
+                innermost = t.tsNs[i];
+                from = t.tsNs[i];
+                to = std::max(t.endNs(EventIndex(i)), from + 1);
+            }
+        session()->setOption(QStringLiteral("timeline"), QStringLiteral("counters"), true);
+        pickOnTimeline(shownRank(), e, from, to);
     }
 
     void showMessage(const QString& message) override
     {
         AnalysisView::showMessage(message);
         m_result.reset();
+        m_showOnTimeline->setEnabled(false);
         m_caption->setText(message.size() < 80 ? message : QString());
     }
 
@@ -152,6 +192,7 @@ private:
     ResultTableView* m_steps;
     ResultTableView* m_ops;
     ResultTableView* m_unfreed;
+    QPushButton* m_showOnTimeline;
     std::shared_ptr<const MemoryTimeline> m_result;
 };
 

@@ -18,6 +18,7 @@
 #include <QCheckBox>
 #include <QCompleter>
 #include <QLabel>
+#include <QPushButton>
 #include <QLineEdit>
 #include <QStringListModel>
 
@@ -32,6 +33,8 @@ class PatternsView : public AnalysisView {
 public:
     PatternsView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_operator(new QLineEdit(this)),
+          m_showOnTimeline(timelineButton(tr("The chosen pattern's first occurrence on the timeline: its operator and kernels"),
+                                          [this] { pickOccurrence(); })),
           m_cpu(new QCheckBox(tr("CPU annotations"), this)),
           m_patterns(new ResultTableView(QStringLiteral("kernel-patterns"), this)),
           m_annotations(new ResultTableView(QStringLiteral("annotations"), this)),
@@ -47,12 +50,14 @@ public:
         m_cpu->setToolTip(tr("CPU-side user annotations (user_annotation) instead of GPU ones"));
         m_patterns->setWideColumn(QStringLiteral("pattern"));
         m_annotations->setWideColumn(QStringLiteral("name"));
-        setPage(this, {controlRow(this, {tr("Operator:"), m_operator, m_cpu}), m_caption},
+        setPage(this, {controlRow(this, {tr("Operator:"), m_operator, m_cpu, m_showOnTimeline}), m_caption},
                 tabPages(this, {{m_patterns, tr("Kernel sequences")}, {m_annotations, tr("User annotations")}}));
         addTableViews({m_patterns, m_annotations});
         connect(m_operator, &QLineEdit::editingFinished, this, [this] { setOption(kOperator, m_operator->text().trimmed()); });
         connect(m_cpu, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuAnnotations, on); });
         connect(m_patterns, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            m_chosen = index.row();
+            m_showOnTimeline->setEnabled(chosenPattern() != nullptr);
             const quint32 kernel = index.data(kIdRole).toUInt();
             if (kernel != 0 && this->session()->slice())
                 pickKernel(kernel, fmt::qstr(this->session()->slice()->str(StringId{kernel})));
@@ -97,11 +102,14 @@ protected:
             names << fmt::qstr(n);
         m_names->setStringList(names);
         // A pattern row selects its first kernel (names[1]: names[0] is the operator).
+        // Each row's first kernel, for the kernel views.
         QVector<quint32> ids;
-        for (const KernelPattern& p : m_patternsResult->patterns)
-            ids.push_back(p.names.size() > 1 ? p.names[1].value : 0);
+        for (const KernelPattern* p : shownPatterns())
+            ids.push_back(p->names.size() > 1 ? p->names[1].value : 0);
         const Table patterns = patternsTable(slice(), *m_patternsResult);
         m_patterns->setTable(std::make_shared<Table>(patterns), patterns.rows.size() == size_t(ids.size()) ? ids : QVector<quint32>{});
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
         m_annotations->setTable(std::make_shared<Table>(annotationsTable(slice(), *m_annotationsResult)));
         QStringList notes;
         for (const std::string& n : m_patternsResult->notes)
@@ -119,6 +127,8 @@ protected:
         AnalysisView::showMessage(message);
         m_patternsResult.reset();
         m_annotationsResult.reset();
+        m_chosen = -1;
+        m_showOnTimeline->setEnabled(false);
         m_caption->setText(message.size() < 60 ? message : QString());
     }
 
@@ -129,8 +139,40 @@ protected:
     }
 
 private:
+    // The patterns the table lists, in its order (patternsTable: every one in HTA's mode, each
+    // rank's top ones otherwise).
+    std::vector<const KernelPattern*> shownPatterns() const
+    {
+        std::vector<const KernelPattern*> shown;
+        if (m_patternsResult)
+            for (const KernelPattern& p : m_patternsResult->patterns)
+                if (m_patternsResult->htaCompat || p.top)
+                    shown.push_back(&p);
+        return shown;
+    }
+    const KernelPattern* chosenPattern() const
+    {
+        const std::vector<const KernelPattern*> shown = shownPatterns();
+        return m_chosen >= 0 && size_t(m_chosen) < shown.size() && !shown[size_t(m_chosen)]->roots.empty() ? shown[size_t(m_chosen)] : nullptr;
+    }
+    // The first occurrence: its operator selected, the span from it to its last GPU event's end.
+    void pickOccurrence()
+    {
+        const KernelPattern* p = chosenPattern();
+        if (!p || !slice().has(p->rankIndex))
+            return;
+        const EventTable& t = slice().at(p->rankIndex).events;
+        const EventIndex root = p->roots.front();
+        int64_t end = t.endNs(root);
+        for (size_t k = 0; k < p->kernelCount() && k < p->kernels.size(); ++k)
+            end = std::max(end, t.endNs(p->kernels[k]));
+        pickOnTimeline(p->rankIndex, root, t.tsNs[root], end);
+    }
+
     QLabel* m_caption;
     QLineEdit* m_operator;
+    QPushButton* m_showOnTimeline;
+    int m_chosen = -1;  // the table row chosen
     QCheckBox* m_cpu;
     ResultTableView* m_patterns;
     ResultTableView* m_annotations;

@@ -21,7 +21,8 @@
 #include "analysis/timeline/timelinetracks.h"
 #include "model/trace.h"
 
-#include <QCheckBox>
+#include <QAction>
+#include <QMenu>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
@@ -44,9 +45,9 @@ class TimelineView : public AnalysisView {
 public:
     TimelineView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
-          m_cpuThreads(new QCheckBox(tr("CPU threads"), this)), m_counters(new QCheckBox(tr("Counters"), this)),
-          m_path(new QCheckBox(tr("Critical path"), this)), m_align(new QCheckBox(tr("Align steps"), this)),
-          m_rows(new QLineEdit(this)), m_find(new QLineEdit(this)),
+          m_tracks(new QToolButton(this)), m_cpuThreads(new QAction(tr("CPU threads"), this)),
+          m_counters(new QAction(tr("Counter tracks"), this)), m_path(new QAction(tr("Critical path"), this)),
+          m_align(new QAction(tr("Align ranks at step start"), this)), m_rows(new QLineEdit(this)), m_find(new QLineEdit(this)),
           m_previous(new QToolButton(this)), m_next(new QToolButton(this)), m_found(new QLabel(this)),
           m_timeline(new TimelineWidget(this)),
           m_spanCaption(new QLabel(this)), m_span(new ResultTableView(QStringLiteral("timeline-span"), this))
@@ -60,7 +61,18 @@ public:
         m_rows->setPlaceholderText(tr("Rows: 0-3 s7"));
         m_rows->setToolTip(tr("Ranks to show (0-3,7) and GPU streams (s7 s20); empty: all"));
         m_rows->setClearButtonEnabled(true);
-        m_rows->setMaximumWidth(140);
+        m_rows->setMaximumWidth(120);
+        // The tracks' toggles in one menu: the control row must fit a narrow dock.
+        m_tracks->setText(tr("Show"));
+        m_tracks->setToolTip(tr("CPU threads, counter tracks, the critical path, ranks aligned at step start"));
+        m_tracks->setPopupMode(QToolButton::InstantPopup);
+        auto* menu = new QMenu(m_tracks);
+        for (QAction* toggle : {m_cpuThreads, m_counters, m_path, m_align}) {
+            toggle->setCheckable(true);
+            menu->addAction(toggle);
+        }
+        menu->setToolTipsVisible(true);
+        m_tracks->setMenu(menu);
         m_span->setNameColumn(QStringLiteral("name"));
         m_span->setMinimumHeight(40);
         m_span->sortByColumn(3, Qt::DescendingOrder);  // the most time inside the span first
@@ -73,7 +85,7 @@ public:
         m_previous->setToolTip(tr("Previous match"));
         m_next->setText(QStringLiteral("▶"));
         m_next->setToolTip(tr("Next match (from the window's start)"));
-        setPage(this, {controlRow(this, {m_caption, m_find, m_previous, m_next, m_found, m_rows, m_cpuThreads, m_counters, m_path, m_align})},
+        setPage(this, {controlRow(this, {m_caption, m_find, m_previous, m_next, m_found, m_rows, m_tracks})},
                 splitOf(this, Qt::Vertical, {m_timeline, m_spanBox}, {4, 1}));
         connect(m_find, &QLineEdit::editingFinished, this, [this] { setOption(kFind, m_find->text()); });
         connect(m_next, &QToolButton::clicked, this, [this] { stepMatch(+1); });
@@ -84,10 +96,10 @@ public:
             if (id != 0)
                 pickKernel(id, fmt::qstr(slice().str(StringId{id})));
         });
-        connect(m_cpuThreads, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuThreads, on); });
-        connect(m_counters, &QCheckBox::toggled, this, [this](bool on) { setOption(kCounters, on); });
-        connect(m_path, &QCheckBox::toggled, this, [this](bool on) { setOption(kPath, on); });
-        connect(m_align, &QCheckBox::toggled, this, [this](bool on) { setOption(kAlign, on); });
+        connect(m_cpuThreads, &QAction::toggled, this, [this](bool on) { setOption(kCpuThreads, on); });
+        connect(m_counters, &QAction::toggled, this, [this](bool on) { setOption(kCounters, on); });
+        connect(m_path, &QAction::toggled, this, [this](bool on) { setOption(kPath, on); });
+        connect(m_align, &QAction::toggled, this, [this](bool on) { setOption(kAlign, on); });
         connect(m_rows, &QLineEdit::editingFinished, this, [this] { setOption(kRows, m_rows->text()); });
         m_timeline->setHoverNote([this](EventRef event) { return collectiveNote(event); });
         connect(m_timeline, &TimelineWidget::windowChanged, this, &TimelineView::updateCaption);
@@ -421,10 +433,11 @@ private:
     }
 
     QLabel* m_caption;
-    QCheckBox* m_cpuThreads;
-    QCheckBox* m_counters;
-    QCheckBox* m_path;
-    QCheckBox* m_align;
+    QToolButton* m_tracks;
+    QAction* m_cpuThreads;
+    QAction* m_counters;
+    QAction* m_path;
+    QAction* m_align;
     QLineEdit* m_rows;
     QLineEdit* m_find;
     QToolButton* m_previous;
