@@ -40,9 +40,16 @@ double median(std::vector<double> values)
 
 } // namespace
 
+TimelineFrameBench& timelineFrameBench()
+{
+    static TimelineFrameBench bench = nullptr;
+    return bench;
+}
+
 std::vector<std::vector<Cell>> timelineBenchRows(const Run& run)
 {
-    TimelineIndex index;
+    auto built = std::make_shared<TimelineIndex>();
+    TimelineIndex& index = *built;
     const double buildMs = bestSeconds([&] { index = buildTimelineIndex(run); }) * 1000.0;
     std::vector<std::vector<Cell>> rows;
     rows.push_back({std::string("timeline_rows"), static_cast<int64_t>(index.rows.size()), std::string("")});
@@ -85,6 +92,11 @@ std::vector<std::vector<Cell>> timelineBenchRows(const Run& run)
     rows.push_back({std::string("query_100us_median"), median(windows), std::string("ms")});
     rows.push_back({std::string("query_median"), median(all), std::string("ms")});
     rows.push_back({std::string("query_worst"), *std::max_element(all.begin(), all.end()), std::string("ms")});
+    if (const TimelineFrameBench frames = timelineFrameBench()) {
+        // The run outlives the call: shared without owning it.
+        for (auto& row : frames(std::shared_ptr<const Run>(std::shared_ptr<const Run>{}, &run), built))
+            rows.push_back(std::move(row));
+    }
     return rows;
 }
 

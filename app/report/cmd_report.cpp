@@ -4,20 +4,14 @@
 
 #include "cli/command.h"
 
+#include "report/offscreenapp.h"
 #include "shell/report.h"
 
 #include "model/trace.h"
 
 #include <CLI/CLI.hpp>
 
-#include <QApplication>
-#include <QDir>
-#include <QFile>
-
 #include <iostream>
-
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace kscope::cli {
 
@@ -31,23 +25,7 @@ struct ReportArgs {
 int runReport(const Invocation& invocation, const ReportArgs& args)
 {
     // No display is needed: a report is drawn offscreen unless the caller chose a platform.
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-    // Without XDG_RUNTIME_DIR (cron, CI, sudo) Qt prints a warning on every run, though the
-    // offscreen platform uses none: give it a private one, owned by us and 0700 as Qt demands.
-    if (qEnvironmentVariableIsEmpty("XDG_RUNTIME_DIR")) {
-        const QByteArray dir = QFile::encodeName(QDir::tempPath()) + "/runtime-kinetoscope-" + QByteArray::number(::getuid());
-        ::mkdir(dir.constData(), 0700);
-        struct stat st {};
-        if (::lstat(dir.constData(), &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == ::getuid() && (st.st_mode & 077) == 0)
-            qputenv("XDG_RUNTIME_DIR", dir);
-    }
-    static int argc = 1;
-    static char name[] = "kinetoscope-cli";
-    static char* argv[] = {name, nullptr};
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("Kinetoscope"));
-    QApplication::setApplicationVersion(QStringLiteral(KSCOPE_VERSION));
+    const std::unique_ptr<QApplication> app = offscreenApplication();
 
     int exitCode = kExitOk;
     const auto loaded = loadRunForCommand(invocation, exitCode);
