@@ -347,6 +347,19 @@ private slots:
                 QVERIFY(row.levels[l].gapNs > row.levels[l - 1].gapNs);
             }
         QVERIFY(levels);
+
+        // Many ranks of short rows (a 1,000-rank run's shape): the rows' own overhead stays small.
+        const auto many = scratchDir("timeline-bytes-many");
+        SynthOptions small;
+        small.ranks = 200;
+        small.steps = 3;
+        QVERIFY(writeSynthRun(many, small).ok);
+        const auto wide = loadRun(many, LoadOptions{});
+        const TimelineIndex wideIndex = buildTimelineIndex(*wide);
+        QVERIFY(wideIndex.rows.size() > 1000);
+        const double wideBytes = double(wideIndex.residentBytes()) / double(wideIndex.events);
+        QVERIFY2(wideBytes <= 8.0, qPrintable(QString::number(wideBytes)));
+        checkEveryZoom(*wide, wideIndex);
     }
 };
 

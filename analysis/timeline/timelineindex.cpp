@@ -1,7 +1,9 @@
 #include "analysis/timeline/timelineindex.h"
 
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <thread>
 #include <tuple>
 
 namespace kscope {
@@ -13,6 +15,9 @@ constexpr int64_t kFinestGapNs = 1000;
 constexpr int64_t kLevelFactor = 4;
 // A level is kept only when it has at most this fraction of the items of the level below.
 constexpr size_t kMinReduction = 8;
+// A row with fewer events has no summaries: a frame merges them as it reads them, which costs less
+// than the summaries' memory (1,000 ranks of small rows spent more on summaries than on events).
+constexpr size_t kMinEventsForLevels = 256;
 
 // Where an event goes, or nowhere (instants, counters, the trace's own span).
 struct RowKey {
@@ -110,6 +115,8 @@ void buildLevels(const EventTable& t, TimelineRow& row)
     const int64_t span = std::max<int64_t>(1, row.lastNs - row.firstNs);
     std::vector<TimelineItem> below;  // the finest level kept so far; empty: the events themselves
     size_t belowCount = row.events.size();
+    if (belowCount < kMinEventsForLevels)
+        return;
     for (int64_t gap = kFinestGapNs; belowCount > 1 && gap / kLevelFactor <= span; gap *= kLevelFactor) {
         std::vector<TimelineItem> merged;
         if (below.empty()) {
@@ -127,6 +134,7 @@ void buildLevels(const EventTable& t, TimelineRow& row)
         std::vector<int64_t> blocks = blockMaxEnds(merged.size(), [&merged](size_t i) { return merged[i].endNs; });
         row.levels.push_back({gap, std::move(merged), std::move(blocks)});
     }
+    row.levels.shrink_to_fit();
 }
 
 } // namespace
@@ -152,8 +160,8 @@ size_t TimelineIndex::residentBytes() const
 TimelineIndex buildTimelineIndex(const Run& run)
 {
     TimelineIndex index;
-    index.beginNs = INT64_MAX;
-    index.endNs = INT64_MIN;
+    // First each rank's rows and the events they hold (in row order), then each row's order and
+    // summaries, rows shared among the cores: they are independent.
     for (const RankTrace& rank : run.ranks) {
         const EventTable& t = rank.events;
         std::map<RowKey, std::vector<EventIndex>> rows;  // ordered: streams, lanes, threads by depth
@@ -173,21 +181,40 @@ TimelineIndex buildTimelineIndex(const Run& run)
                                     && index.rows.back().kind == TimelineRowKind::CpuThread && index.rows.back().thread == k.thread;
             depth = k.kind == TimelineRowKind::CpuThread && sameThread ? uint8_t(depth + 1) : 0;
             row.depth = depth;
+            row.events = std::move(events);
+            index.rows.push_back(std::move(row));
+        }
+    }
+    index.rows.shrink_to_fit();
+    std::atomic<size_t> next{0};
+    const auto work = [&] {
+        for (size_t r = next++; r < index.rows.size(); r = next++) {
+            TimelineRow& row = index.rows[r];
+            const EventTable& t = run.at(row.rank).events;
             // The table is by start already; ties by end so that a row reads left to right.
-            std::stable_sort(events.begin(), events.end(), [&t](EventIndex a, EventIndex b) {
+            std::stable_sort(row.events.begin(), row.events.end(), [&t](EventIndex a, EventIndex b) {
                 return std::tie(t.tsNs[a], t.durNs[a]) < std::tie(t.tsNs[b], t.durNs[b]);
             });
-            events.shrink_to_fit();
-            row.events = std::move(events);
+            row.events.shrink_to_fit();
             row.blockMaxEndNs = blockMaxEnds(row.events.size(), [&](size_t i) { return t.endNs(row.events[i]); });
             row.firstNs = t.tsNs[row.events.front()];
             row.lastNs = row.blockMaxEndNs.back();
             buildLevels(t, row);
-            index.beginNs = std::min(index.beginNs, row.firstNs);
-            index.endNs = std::max(index.endNs, row.lastNs);
-            index.events += row.events.size();
-            index.rows.push_back(std::move(row));
         }
+    };
+    const size_t threads = std::min<size_t>({std::max(1u, std::thread::hardware_concurrency()), 8, index.rows.size()});
+    std::vector<std::thread> helpers;
+    for (size_t k = 1; k < threads; ++k)
+        helpers.emplace_back(work);
+    work();
+    for (std::thread& helper : helpers)
+        helper.join();
+    index.beginNs = INT64_MAX;
+    index.endNs = INT64_MIN;
+    for (const TimelineRow& row : index.rows) {
+        index.beginNs = std::min(index.beginNs, row.firstNs);
+        index.endNs = std::max(index.endNs, row.lastNs);
+        index.events += row.events.size();
     }
     if (index.rows.empty())
         index.beginNs = index.endNs = 0;

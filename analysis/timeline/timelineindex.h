@@ -71,7 +71,7 @@ struct TimelineIndex {
 bool drawnOnTimeline(const EventTable& events, size_t row);
 
 // Builds the rows of every rank of `run` (a whole run or a step slice; its event tables are
-// referenced, never copied).
+// referenced, never copied); the rows' summaries are built on every core (up to 8 threads).
 TimelineIndex buildTimelineIndex(const Run& run);
 
 // What to draw of `row` in [fromNs, toNs) (absolute) at nsPerPixel: items overlapping the window
