@@ -40,6 +40,7 @@ private slots:
     void countersPathFilterAndAlignment();
     void flowArrowAndCollectiveTooltip();
     void showOnTimelineFromEveryOtherView();
+    void realTraceWithPathAndCollective();
     void cleanupTestCase();
 
 private:
@@ -490,6 +491,49 @@ void TestTimelineView::showOnTimelineFromEveryOtherView()
     w().session()->setOption(QStringLiteral("patterns"), QStringLiteral("operator"), QStringLiteral("aten::linear"));
     w().session()->selection()->setTimeRange({});
     QVERIFY(waitIdle(w()));
+}
+
+// HTA's trace_filter (two real ranks): the critical path across them drawn, a NCCL kernel's
+// instance outlined on both, each rank's wait told in the tooltip.
+void TestTimelineView::realTraceWithPathAndCollective()
+{
+    const auto dir = sharedDir() / "traces" / "trace_filter";
+    if (!std::filesystem::exists(dir))
+        QSKIP("../shared/traces/trace_filter is not here");
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    w().dock(QStringLiteral("timeline"))->raise();
+    const QString view = QStringLiteral("timeline");
+    w().session()->setOption(view, QStringLiteral("critical-path"), true);
+    w().session()->setOption(view, QStringLiteral("cpu-threads"), true);
+    w().session()->setOption(view, QStringLiteral("rows"), QStringLiteral("1"));  // the path runs on rank 1
+    QVERIFY(waitIdle(w()));
+    QVERIFY(timeline()->message().isEmpty());
+    QVERIFY(timeline()->pathMarkCount() > 3);
+    screenshot(timeline(), "timeline-trace-filter-critical-path");
+    w().session()->setOption(view, QStringLiteral("rows"), QString());
+    w().session()->setOption(view, QStringLiteral("critical-path"), false);
+    w().session()->setOption(view, QStringLiteral("cpu-threads"), false);
+    QVERIFY(waitIdle(w()));
+    // Rank 0's NCCL kernels clicked in turn: the first whose instance both ranks ran (a sampled
+    // 128-rank run: some pair with no kernel of the other file) is outlined on both.
+    const Run& slice = *w().session()->slice();
+    const EventTable& events = slice.ranks[0].events;
+    TimelineWidget* t = timeline();
+    EventIndex nccl = kNoEvent;
+    for (size_t i = 0; i < events.size() && nccl == kNoEvent; ++i) {
+        if (events.kind[i] != EventKind::Kernel || !slice.str(events.name[i]).starts_with("ncclKernel") || events.durNs[i] < 1000000)
+            continue;
+        t->showEvent(EventRef{RankIndex{0}, EventIndex(i)});
+        QTest::mouseClick(t, Qt::LeftButton, Qt::NoModifier, t->pointOf(EventRef{RankIndex{0}, EventIndex(i)}));
+        QVERIFY(waitIdle(w()));
+        if (timeline()->collectiveMarkCount() == 2)
+            nccl = EventIndex(i);
+    }
+    QVERIFY(nccl != kNoEvent);
+    const QString tip = timeline()->tooltipAt(timeline()->pointOf(EventRef{RankIndex{0}, nccl}));
+    QVERIFY2(tip.contains(QStringLiteral("Seq")), qPrintable(tip));
+    screenshot(timeline(), "timeline-trace-filter-collective");
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
 }
 
 void TestTimelineView::cleanupTestCase() { m_window.reset(); }

@@ -58,7 +58,7 @@ public:
         m_counters->setToolTip(tr("Under each rank: launch queue length per stream, memcpy bandwidth and allocated memory (the Queue and Memory views' results)"));
         m_path->setToolTip(tr("The step's critical path across ranks (the Critical path view's, first step of what is shown), drawn as a chain"));
         m_align->setToolTip(tr("Shift each rank so one ProfilerStep starts at the same time on all (a span dragged on a rank is read on its clock)"));
-        m_rows->setPlaceholderText(tr("Rows: 0-3 s7"));
+        m_rows->setPlaceholderText(tr("Rows, e.g. 0-3 s7"));
         m_rows->setToolTip(tr("Ranks to show (0-3,7) and GPU streams (s7 s20); empty: all"));
         m_rows->setClearButtonEnabled(true);
         m_rows->setMaximumWidth(120);
