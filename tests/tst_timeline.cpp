@@ -279,7 +279,7 @@ private slots:
         QCOMPARE(f.filter.streams, (std::vector<int>{7, 20}));
         QVERIFY(parseTimelineRowFilter("").filter.empty());
         QVERIFY(parseTimelineRowFilter("  ").error.empty());
-        for (const char* bad : {"x", "3-1", "s", "1;2", "-4"}) {
+        for (const char* bad : {"x", "3-1", "s", "1;2", "-4", "t", "thread x", "t3-4"}) {
             const ParsedRowFilter p = parseTimelineRowFilter(bad);
             QVERIFY2(!p.error.empty(), bad);
             QVERIFY(p.filter.empty());
@@ -298,6 +298,18 @@ private slots:
                 QVERIFY(row.kind == TimelineRowKind::CpuThread || row.stream == 20);
             }
         QCOMPARE(kept, size_t(5));  // stream 20 and four thread depths
+        // A thread by tid: every stream stays, thread 1's depths go.
+        const ParsedRowFilter thread = parseTimelineRowFilter("t2");
+        QVERIFY2(thread.error.empty(), thread.error.c_str());
+        QCOMPARE(thread.filter.threads, (std::vector<int64_t>{2}));
+        kept = 0;
+        for (const TimelineRow& row : index.rows)
+            if (thread.filter.keeps(*run, row)) {
+                ++kept;
+                QVERIFY(row.kind != TimelineRowKind::CpuThread || run->ranks[0].threads[row.thread].tid == 2);
+            }
+        QCOMPARE(kept, size_t(4));  // streams 7 and 20, the annotation lane, thread 2
+        QCOMPARE(parseTimelineRowFilter("thread 4037, 0").filter.threads, (std::vector<int64_t>{4037}));
         QVERIFY(!parseTimelineRowFilter("1").filter.keepsRank(*run, RankIndex{0}));  // the file is rank 0 (no rank given: 0)
         QVERIFY(parseTimelineRowFilter("0").filter.keepsRank(*run, RankIndex{0}));
     }

@@ -97,9 +97,10 @@ bool TimelineRowFilter::keeps(const Run& run, const TimelineRow& row) const
 {
     if (!keepsRank(run, row.rank))
         return false;
-    if (streams.empty() || row.kind == TimelineRowKind::CpuThread)
-        return true;
-    return std::find(streams.begin(), streams.end(), row.stream) != streams.end();
+    if (row.kind == TimelineRowKind::CpuThread)
+        return threads.empty()
+               || std::find(threads.begin(), threads.end(), run.at(row.rank).threads[row.thread].tid) != threads.end();
+    return streams.empty() || std::find(streams.begin(), streams.end(), row.stream) != streams.end();
 }
 
 ParsedRowFilter parseTimelineRowFilter(std::string_view text)
@@ -124,32 +125,36 @@ ParsedRowFilter parseTimelineRowFilter(std::string_view text)
     };
     for (skipSeparators(); at < text.size(); skipSeparators()) {
         const size_t start = at;
-        bool stream = false;
-        if (text.substr(at, 6) == "stream") {
-            at += 6;
-            stream = true;
-        } else if (text[at] == 's' || text[at] == 'S') {
-            ++at;
-            stream = true;
-        }
-        while (stream && at < text.size() && text[at] == ' ')
+        enum class What { Rank, Stream, Thread } what = What::Rank;
+        for (const auto& [word, kind] : {std::pair{std::string_view("stream"), What::Stream}, std::pair{std::string_view("thread"), What::Thread},
+                                         std::pair{std::string_view("s"), What::Stream}, std::pair{std::string_view("t"), What::Thread}})
+            if (text.substr(at, word.size()) == word) {
+                at += word.size();
+                what = kind;
+                break;
+            }
+        while (what != What::Rank && at < text.size() && text[at] == ' ')
             ++at;
         int first = 0;
         if (!number(first)) {
             at = start;
-            return fail(stream ? "a stream number is expected" : "a rank number, a range (0-3) or s<stream> is expected");
+            return fail(what == What::Stream   ? "a stream number is expected"
+                        : what == What::Thread ? "a thread id is expected"
+                                               : "a rank number, a range (0-3), s<stream> or t<tid> is expected");
         }
         int last = first;
-        if (!stream && at < text.size() && text[at] == '-') {
+        if (what == What::Rank && at < text.size() && text[at] == '-') {
             ++at;
             if (!number(last) || last < first)
                 return fail("a range ends with a number no smaller than its start");
             if (last - first > 1000000)
                 return fail("a range of more than a million ranks");
         }
-        std::vector<int>& into = stream ? parsed.filter.streams : parsed.filter.ranks;
-        for (int v = first; v <= last; ++v)
-            into.push_back(v);
+        if (what == What::Thread)
+            parsed.filter.threads.push_back(first);
+        else
+            for (int v = first; v <= last; ++v)
+                (what == What::Stream ? parsed.filter.streams : parsed.filter.ranks).push_back(v);
         if (at < text.size() && text[at] != ' ' && text[at] != ',' && text[at] != '\t')
             return fail("unexpected '" + std::string(1, text[at]) + "'");
     }
@@ -157,6 +162,8 @@ ParsedRowFilter parseTimelineRowFilter(std::string_view text)
         std::sort(list->begin(), list->end());
         list->erase(std::unique(list->begin(), list->end()), list->end());
     }
+    std::sort(parsed.filter.threads.begin(), parsed.filter.threads.end());
+    parsed.filter.threads.erase(std::unique(parsed.filter.threads.begin(), parsed.filter.threads.end()), parsed.filter.threads.end());
     return parsed;
 }
 

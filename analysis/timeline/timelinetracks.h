@@ -48,14 +48,16 @@ struct CounterColumn {
 std::vector<CounterColumn> counterColumns(const CounterTrack& track, int64_t fromNs, int64_t toNs, int columns);
 
 // Which rows to show: "0-3,7" keeps ranks 0 to 3 and 7 (the numbers the files claim); "s7" or
-// "stream 7" keeps GPU stream (and annotation lane) 7; both may be given ("0,1 s7 s20"). CPU
-// threads follow their rank's filter. Empty: everything.
+// "stream 7" keeps GPU stream (and annotation lane) 7; "t4037" or "thread 4037" keeps the CPU
+// thread of that tid; any may be combined ("0,1 s7 s20 t4037"). Streams given alone leave every
+// CPU thread; threads given alone leave every stream. Empty: everything.
 struct TimelineRowFilter {
     std::vector<int> ranks;    // empty: every rank
     std::vector<int> streams;  // empty: every stream
+    std::vector<int64_t> threads;  // tids; empty: every CPU thread
     bool keepsRank(const Run& run, RankIndex rank) const;
     bool keeps(const Run& run, const TimelineRow& row) const;
-    bool empty() const { return ranks.empty() && streams.empty(); }
+    bool empty() const { return ranks.empty() && streams.empty() && threads.empty(); }
 };
 struct ParsedRowFilter {
     TimelineRowFilter filter;

@@ -21,7 +21,11 @@
 #include "shell/loadcontroller.h"
 
 #include <QComboBox>
+#include <QMenu>
+#include <QMenuBar>
+#include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QTabBar>
 #include <QTableView>
 #include <QPushButton>
@@ -79,6 +83,7 @@ private slots:
     void memoryViewNamesTheAllocatingOp();
     void smallWindowKeepsNamesReadable();
     void aboutNamesVersionsAndLicences();
+    void viewMenuRaisesAndResetLayoutRestores();
     void cleanupTestCase();
 
 private:
@@ -338,6 +343,7 @@ void TestMainWindow::stepSelectorNarrowsViews()
     }
     QCOMPARE(pointCount(w().view(QStringLiteral("temporal"))->charts().front(), 0), int(slice->ranks.size()));
     QVERIFY(w().view(QStringLiteral("issues"))->tables().isEmpty());
+    QCOMPARE(w().view(QStringLiteral("issues"))->findChild<QLabel*>()->text(), QStringLiteral("No import issues: every file was read completely."));
     // The overview counts the steps shown: one, and which.
     bool stepShown = false;
     for (QLabel* label : w().view(QStringLiteral("overview"))->findChildren<QLabel*>())
@@ -405,6 +411,11 @@ void TestMainWindow::corruptFileListedOthersShown()
     for (const auto& row : issues.front().table.rows)
         listed |= std::get<std::string>(row[1]).find("rank3.pt.trace.json") != std::string::npos;
     QVERIFY(listed);
+    // The caption counts them and says errors are among them; the message stands right after the severity.
+    AnalysisView* issuesView = w().view(QStringLiteral("issues"));
+    QVERIFY2(issuesView->findChild<QLabel*>()->text().contains(QStringLiteral("errors")), qPrintable(issuesView->findChild<QLabel*>()->text()));
+    auto* issuesTable = issuesView->findChild<ResultTableView*>();
+    QCOMPARE(issuesTable->horizontalHeader()->visualIndex(issuesTable->resultModel()->columnOf(QStringLiteral("message"))), 1);
     QVERIFY(!w().bannerText().isEmpty());
     QVERIFY(!w().bannerText().contains(QStringLiteral("(s)")));  // "1 file", not "1 file(s)"
     QVERIFY(w().dock(QStringLiteral("issues"))->isVisible());
@@ -793,7 +804,26 @@ void TestMainWindow::eventsViewFollowsRankKindNameAndTime()
     QVERIFY(waitIdle(w()));
     QCOMPARE(table->model()->rowCount(), 0);
     QVERIFY(view->findChild<QLabel*>()->text().startsWith(QLatin1String("Bad name filter")));
-    w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QString());
+    // A filter kept on is said in the caption; the field's clear button drops it at once.
+    w().session()->setOption(QStringLiteral("events"), QStringLiteral("name"), QStringLiteral("^no such event$"));
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(table->model()->rowCount(), 0);
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("filtered: name")), qPrintable(view->findChild<QLabel*>()->text()));
+    view->findChild<QLineEdit*>()->clear();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().session()->option(QStringLiteral("events"), QStringLiteral("name"), QString()).toString(), QString());
+    QCOMPARE(size_t(table->model()->rowCount()), kernels);
+    // Numbers are never cut: every column but the name fits its first rows' values.
+    const QFontMetrics metrics(table->font());
+    for (int c = 0; c < table->model()->columnCount(); ++c) {
+        const QString header = table->model()->headerData(c, Qt::Horizontal).toString();
+        if (header == QLatin1String("name") || header == QLatin1String("input dims"))
+            continue;
+        for (int r = 0; r < std::min(50, table->model()->rowCount()); ++r) {
+            const QString text = table->model()->index(r, c).data().toString();
+            QVERIFY2(metrics.horizontalAdvance(text) + 8 <= table->columnWidth(c), qPrintable(header + QStringLiteral(": ") + text));
+        }
+    }
     w().session()->setOption(QStringLiteral("events"), QStringLiteral("kind"), QString());
 }
 
@@ -935,6 +965,47 @@ void TestMainWindow::aboutNamesVersionsAndLicences()
 }
 
 void TestMainWindow::cleanupTestCase() { m_window.reset(); }
+
+// View > a view brings it forward, never hides it (a dock's own toggle hid a view that was only
+// behind another tab); Reset Layout puts a floated or closed dock back.
+void TestMainWindow::viewMenuRaisesAndResetLayoutRestores()
+{
+    QMenu* viewMenu = nullptr;
+    for (QMenu* menu : w().menuBar()->findChildren<QMenu*>())
+        if (menu->title() == tr("&View"))
+            viewMenu = menu;
+    QVERIFY(viewMenu);
+    const auto action = [viewMenu](const QString& text) {
+        for (QAction* a : viewMenu->actions())
+            if (a->text() == text)
+                return a;
+        return static_cast<QAction*>(nullptr);
+    };
+    QDockWidget* timeline = w().dock(QStringLiteral("timeline"));
+    w().dock(QStringLiteral("idle"))->raise();
+    QCoreApplication::processEvents();
+    QVERIFY(!isFrontTab(w(), timeline->windowTitle()));
+    QAction* showTimeline = action(timeline->windowTitle());
+    QVERIFY(showTimeline);
+    for (int k = 0; k < 2; ++k) {  // twice: still shown, still in front
+        showTimeline->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(timeline->isVisible());
+        QVERIFY(isFrontTab(w(), timeline->windowTitle()));
+    }
+    QDockWidget* overview = w().dock(QStringLiteral("overview"));
+    QDockWidget* temporal = w().dock(QStringLiteral("temporal"));
+    overview->setFloating(true);
+    temporal->close();
+    QCoreApplication::processEvents();
+    QVERIFY(!temporal->isVisible());
+    action(tr("Reset &Layout"))->trigger();
+    QCoreApplication::processEvents();
+    QVERIFY(!overview->isFloating());
+    QVERIFY(temporal->isVisible());
+    QCOMPARE(w().dockWidgetArea(overview), Qt::LeftDockWidgetArea);
+    w().dock(QStringLiteral("overview"))->raise();
+}
 
 QTEST_MAIN(TestMainWindow)
 #include "tst_mainwindow.moc"

@@ -361,6 +361,13 @@ void TestTimelineView::countersPathFilterAndAlignment()
     QVERIFY(waitIdle(w()));
     QVERIFY(timeline()->lineCount() * 6 < lines);
     QVERIFY(timeline()->lineCount() >= 3);
+    w().session()->setOption(view, QStringLiteral("rows"), QStringLiteral("99"));  // no such rank
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(timeline()->lineCount(), 0);
+    bool none = false;
+    for (QLabel* label : w().view(view)->findChildren<QLabel*>())
+        none |= label->text().contains(QStringLiteral("no rank or stream matches"));
+    QVERIFY(none);
     w().session()->setOption(view, QStringLiteral("rows"), QStringLiteral("0-x"));
     QVERIFY(waitIdle(w()));
     QCOMPARE(timeline()->lineCount(), lines);

@@ -50,6 +50,10 @@ ResultTableView::ResultTableView(const QString& exportName, QWidget* parent)
 {
     m_proxy->setSourceModel(m_model);
     setModel(m_proxy);
+    // Rows first come in the analysis's own order (the CLI's: operators by device time, ranks
+    // ascending, ...); a header click sorts. Qt's default indicator would sort by the first
+    // column, descending: rank 7 first, names Z to A.
+    horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder);
     setSortingEnabled(true);
     setMinimumHeight(64);  // a header and two rows: stacked docks must fit small screens
     setSelectionBehavior(QAbstractItemView::SelectRows);

@@ -166,8 +166,10 @@ QString TimelineWidget::tooltipOf(const Hit& hit) const
     if (t.step[e] >= 0)
         text += tr("<br>ProfilerStep #%1").arg(t.step[e]);
     if (const EventIndex launch = t.link[e]; launch != kNoEvent && row.kind == TimelineRowKind::GpuStream)
-        text += tr("<br>launched by %1, %2 before it started")
-                    .arg(fmt::qstr(m_run->str(t.name[launch])).toHtmlEscaped(), fmt::duration(double(t.tsNs[e] - t.tsNs[launch])));
+        // The launch delay as the Kernel launches view counts it: from the call's end to the start.
+        text += tr("<br>launched by %1 at %2, launch delay %3")
+                    .arg(fmt::qstr(m_run->str(t.name[launch])).toHtmlEscaped(), fmt::micros(double(t.tsNs[launch] - m_originNs)),
+                         fmt::duration(double(std::max<int64_t>(0, t.tsNs[e] - t.endNs(launch)))));
     return text;
 }
 

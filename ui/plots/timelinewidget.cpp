@@ -61,6 +61,8 @@ void TimelineWidget::clear(const QString& message)
     m_index.reset();
     m_types.reset();
     m_lines.clear();
+    m_lineOfRow.clear();
+    m_headerLines.clear();
     m_message = message;
     m_itemsDrawn = 0;
     updateScrollBar();
@@ -239,6 +241,8 @@ void TimelineWidget::setCpuThreadsShownEverywhere(bool shown)
 void TimelineWidget::layoutLines()
 {
     m_lines.clear();
+    m_lineOfRow.clear();
+    m_headerLines.clear();
     if (!m_run || !m_index)
         return updateScrollBar();
     int y = 0;
@@ -248,6 +252,7 @@ void TimelineWidget::layoutLines()
     };
     const std::vector<TimelineRow>& rows = m_index->rows;
     m_lineOfRow.assign(rows.size(), -1);
+    m_headerLines.assign(m_run->ranks.size(), {-1, -1});
     // Counter tracks by rank (they are sorted by rank).
     size_t counter = 0;
     const size_t counters = m_counters ? m_counters->size() : 0;
@@ -262,6 +267,7 @@ void TimelineWidget::layoutLines()
             r = end;
             continue;
         }
+        m_headerLines[rank.value].first = int(m_lines.size());
         add(LineKind::RankHeader, rank, -1, kHeaderHeight);
         if (!m_foldedRanks.contains(rank.value)) {
             bool cpuHeader = false;
@@ -273,6 +279,7 @@ void TimelineWidget::layoutLines()
                         // The counters sit between the GPU rows and the CPU threads.
                         for (; counter < counters && (*m_counters)[counter].rank == rank; ++counter)
                             add(LineKind::Counter, rank, int(counter), kCounterHeight);
+                        m_headerLines[rank.value].second = int(m_lines.size());
                         add(LineKind::CpuHeader, rank, -1, kHeaderHeight);
                         cpuHeader = true;
                     }
@@ -302,14 +309,15 @@ std::optional<int> TimelineWidget::centreYOfRow(RankIndex rank, int indexRow) co
         return screenY(line) + line.height / 2;
     }
     // Folded: the CPU threads' line for a thread, else the rank's header.
-    const bool cpu = indexRow >= 0 && m_index && m_index->rows[size_t(indexRow)].kind == TimelineRowKind::CpuThread;
-    const Line* header = nullptr;
-    for (const Line& line : m_lines)
-        if (line.rank == rank && (line.kind == LineKind::RankHeader || (cpu && line.kind == LineKind::CpuHeader)))
-            header = &line;
-    if (!header)
+    if (rank.value >= m_headerLines.size())
         return std::nullopt;
-    return screenY(*header) + header->height / 2;
+    const bool cpu = indexRow >= 0 && m_index && m_index->rows[size_t(indexRow)].kind == TimelineRowKind::CpuThread;
+    const auto [rankHeader, cpuHeader] = m_headerLines[rank.value];
+    const int at = cpu && cpuHeader >= 0 ? cpuHeader : rankHeader;
+    if (at < 0)
+        return std::nullopt;
+    const Line& header = m_lines[size_t(at)];
+    return screenY(header) + header.height / 2;
 }
 
 QRect TimelineWidget::rowsRect() const

@@ -186,6 +186,7 @@ private:
     TimelineRowFilter m_filter;
     std::vector<qint64> m_shifts;
     std::vector<int> m_lineOfRow;  // index row -> line drawing it (-1: folded or filtered out)
+    std::vector<std::pair<int, int>> m_headerLines;  // per rank: its header line, its "CPU threads" line (-1: none)
     std::function<QString(EventRef)> m_hoverNote;
     bool m_flowDrawn = false;
     bool m_zoomingToBox = false;

@@ -146,12 +146,7 @@ void MainWindow::createViews()
         m_docks.insert(spec.id, dock);
         connect(view, &AnalysisView::rankClicked, this, [this, view] { raiseDrillTargets(view, true); });
         connect(view, &AnalysisView::kernelPicked, this, [this, view] { raiseDrillTargets(view, false); });
-        connect(view, &AnalysisView::viewRequested, this, [this](const QString& id) {
-            if (QDockWidget* target = m_docks.value(id)) {
-                target->show();
-                target->raise();
-            }
-        });
+        connect(view, &AnalysisView::viewRequested, this, &MainWindow::raiseView);
     }
     for (const ViewSpec& spec : viewRegistry())
         if (!m_docks.contains(spec.tabWith))
@@ -245,8 +240,10 @@ void MainWindow::createActions()
     quit->setShortcut(QKeySequence::Quit);
 
     m_viewMenu = menuBar()->addMenu(tr("&View"));
+    // Each entry brings its view forward (a dock's own toggle would hide a view that is only
+    // behind another tab); a dock's close button closes it.
     for (const ViewSpec& spec : viewRegistry())
-        m_viewMenu->addAction(m_docks.value(spec.id)->toggleViewAction());
+        m_viewMenu->addAction(m_docks.value(spec.id)->windowTitle(), this, [this, id = spec.id] { raiseView(id); });
     m_viewMenu->addSeparator();
     QAction* htaCompat = m_viewMenu->addAction(tr("&HTA-Compatible Numbers"));
     htaCompat->setCheckable(true);
@@ -254,10 +251,15 @@ void MainWindow::createActions()
     htaCompat->setChecked(m_session->htaCompat());
     connect(htaCompat, &QAction::toggled, m_session, &RunSession::setHtaCompat);
     m_viewMenu->addAction(tr("Reset &Layout"), this, [this] {
+        // The layout the window was built with: every dock back in its place, tab and size.
         for (QDockWidget* dock : std::as_const(m_docks)) {
             dock->setFloating(false);
             dock->show();
         }
+        restoreState(m_defaultLayout, kLayoutVersion);
+        for (const ViewSpec& spec : viewRegistry())
+            if (spec.raised)
+                m_docks.value(spec.id)->raise();
     });
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
@@ -336,8 +338,17 @@ void MainWindow::showSelectedRanks()
     m_rankBox->setCurrentIndex(std::max(m_rankBox->findData(rank ? int(rank->value) : -1), 0));
 }
 
+void MainWindow::raiseView(const QString& id)
+{
+    if (QDockWidget* target = m_docks.value(id)) {
+        target->show();
+        target->raise();
+    }
+}
+
 void MainWindow::restoreLayout()
 {
+    m_defaultLayout = saveState(kLayoutVersion);  // before the saved one replaces it: Reset Layout
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);

@@ -68,6 +68,7 @@ private:
     void createActions();
     void createToolBar();
     void restoreLayout();
+    void raiseView(const QString& id);  // shown and in front of its tab stack
     void setRun(std::shared_ptr<const Run> run, const QString& path);
     void setTestRun(std::shared_ptr<const Run> run, const QString& path);
     void updateComparison();
@@ -96,6 +97,7 @@ private:
     QList<AnalysisView*> m_views;
     QHash<QString, QDockWidget*> m_docks;  // by view id
     QMenu* m_viewMenu = nullptr;
+    QByteArray m_defaultLayout;  // the docks as first laid out, for Reset Layout
     QMenu* m_recentMenu = nullptr;
     QToolBar* m_bannerBar = nullptr;
     QLabel* m_banner = nullptr;

@@ -62,6 +62,11 @@ public:
         setPage(this, {controlRow(this, {m_caption, m_kind, m_name, m_wholeRun})}, m_table);
         connect(m_kind, &QComboBox::activated, this, [this] { setOption(kKind, m_kind->currentData()); });
         connect(m_name, &QLineEdit::editingFinished, this, [this] { setOption(kName, m_name->text()); });
+        // The clear button empties the field without finishing an edit: the filter goes at once.
+        connect(m_name, &QLineEdit::textChanged, this, [this](const QString& text) {
+            if (text.isEmpty() && !option(kName, QString()).isEmpty())
+                setOption(kName, QString());
+        });
         connect(m_wholeRun, &QPushButton::clicked, this, [this] { selection()->setTimeRange({}); });
         connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, [this](const QModelIndex& index) {
             const RankTrace* rank = m_model->rank();
@@ -132,24 +137,22 @@ protected:
         if (widths.size() == m_model->columnCount()) {
             for (int c = 0; c < widths.size(); ++c)
                 m_table->setColumnWidth(c, widths[c]);
-        } else {
-            // First shown: by column, not measured (measuring samples rows; a hidden dock has none).
-            const QFontMetrics metrics(m_table->font());
-            for (int c = 0; c < m_model->columnCount(); ++c) {
-                const QString header = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
-                const int chars = header == QLatin1String("name")         ? 48
-                                  : header == QLatin1String("input dims") ? 24
-                                  : header.endsWith(QLatin1String("(µs)")) ? 13
-                                                                           : 9;
-                m_table->setColumnWidth(c, std::max(metrics.horizontalAdvance(header) + 16, metrics.averageCharWidth() * chars));
-            }
         }
+        fitColumns(widths.size() == m_model->columnCount());
         const TimeRange range = selection()->timeRange();
         QString text;
         if (!m_result->error.empty())
             text = tr("Bad name filter: %1").arg(fmt::qstr(m_result->error));
         else
             text = tr("Rank %1: %2 of %3 events").arg(shownRankName()).arg(QLocale().toString(qint64(m_model->size()))).arg(QLocale().toString(qint64(m_result->eventsOfRank)));
+        // Filters are kept across runs and steps: say which are on, so "0 of N" is never a riddle.
+        QStringList filters;
+        if (const QString name = option(kName, QString()); !name.isEmpty() && m_result->error.empty())
+            filters << tr("name ~ \"%1\"").arg(fmt::elided(name, 30));
+        if (const QString kind = option(kKind, QString()); !kind.isEmpty())
+            filters << tr("kind %1").arg(kind);
+        if (!filters.isEmpty())
+            text += tr(" (filtered: %1)").arg(filters.join(QStringLiteral(", ")));
         if (!range.isEmpty())
             text += tr(" from %1 to %2").arg(fmt::micros(double(range.beginNs)), fmt::micros(double(range.endNs)));
         m_caption->setText(text);
@@ -186,6 +189,30 @@ protected:
     }
 
 private:
+    // Every column wide enough for its header and the values of the first rows (numbers never cut);
+    // the name gets room for most names. `growOnly`: widths the user chose only ever widen.
+    void fitColumns(bool growOnly)
+    {
+        const QFontMetrics metrics(m_table->font());
+        const int sample = int(std::min<size_t>(m_model->size(), 200));
+        for (int c = 0; c < m_model->columnCount(); ++c) {
+            const QString header = m_model->headerData(c, Qt::Horizontal, Qt::DisplayRole).toString();
+            const bool wide = header == QLatin1String("name") || header == QLatin1String("input dims");
+            if (growOnly && wide)
+                continue;  // wide text columns keep what the user chose
+            int width = metrics.horizontalAdvance(header) + 16;
+            if (header == QLatin1String("name"))
+                width = std::max(width, metrics.averageCharWidth() * 48);
+            else if (header == QLatin1String("input dims"))
+                width = std::max(width, metrics.averageCharWidth() * 24);
+            else
+                for (int r = 0; r < sample; ++r)
+                    width = std::max(width, metrics.horizontalAdvance(m_model->index(r, c).data().toString()) + 16);
+            width = std::min(width, metrics.averageCharWidth() * 60);
+            m_table->setColumnWidth(c, growOnly ? std::max(width, m_table->columnWidth(c)) : width);
+        }
+    }
+
     QLabel* m_caption;
     QComboBox* m_kind;
     QLineEdit* m_name;

@@ -53,8 +53,8 @@ public:
         m_gaps->setNameColumn(QStringLiteral("next"));
         m_gaps->setMinimumHeight(30);
         setPage(this, {controlRow(this, {m_rankLabel, tr("Kernel wait <"), m_delay, m_percent, m_logBins})},
-                splitOf(this, Qt::Vertical, {splitOf(this, Qt::Horizontal, {m_streams, m_histogram}),
-                                                stackedBox(this, {controlRow(this, {tr("<b>Longest gaps</b>"), m_showOnTimeline}, true)}, m_gaps)}, {3, 2}));
+                tabPages(this, {{splitOf(this, Qt::Horizontal, {m_streams, m_histogram}), tr("By stream and cause")},
+                                {stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_gaps), tr("Longest gaps")}}));
         addCharts({m_streams, m_histogram});
         addTableViews({m_gaps});
         // Rows are the longest gaps, longest first.

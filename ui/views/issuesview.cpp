@@ -14,6 +14,10 @@
 #include "model/trace.h"
 
 #include <QColor>
+#include <QHeaderView>
+#include <QLabel>
+
+#include <algorithm>
 
 namespace kscope {
 
@@ -22,8 +26,10 @@ namespace {
 class IssuesView : public AnalysisView {
 public:
     IssuesView(const ViewSpec& spec, RunSession* session, QWidget* parent)
-        : AnalysisView(spec, session, parent), m_table(new ResultTableView(QStringLiteral("import-issues"), this))
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
+          m_table(new ResultTableView(QStringLiteral("import-issues"), this))
     {
+        makeCaption(m_caption, true);
         m_table->setWideColumn(QStringLiteral("message"));
         m_table->resultModel()->setCellStyle([](const Table& table, int row, int column, int role) -> QVariant {
             if (role != Qt::ForegroundRole || table.columns[size_t(column)] != "severity")
@@ -31,7 +37,7 @@ public:
             const auto* severity = std::get_if<std::string>(&table.rows[size_t(row)][size_t(column)]);
             return severity && *severity == "error" ? QVariant(QColor(190, 30, 30)) : QVariant();
         });
-        setPage(this, {}, m_table);
+        setPage(this, {m_caption}, m_table);
         connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex& index) {
             // The issue's file is the rank trace (two files may claim its number).
             const auto run = this->session()->run();
@@ -58,6 +64,7 @@ protected:
     }
 
 private:
+    QLabel* m_caption;
     // Import issues describe whole runs, whatever step is shown; with a comparison open, both
     // runs' issues, told apart by a leading "run" column.
     void showIssues()
@@ -76,7 +83,24 @@ private:
                 table.rows.push_back(std::move(row));
             }
         }
+        // What a reader looks for first: the message, then where (the CLI's columns keep their order).
+        const size_t errors = size_t(std::count_if(table.rows.begin(), table.rows.end(), [&table](const std::vector<Cell>& row) {
+            const auto at = std::find(table.columns.begin(), table.columns.end(), "severity") - table.columns.begin();
+            const auto* severity = std::get_if<std::string>(&row[size_t(at)]);
+            return severity && *severity == "error";
+        }));
+        const size_t rows = table.rows.size();
+        m_caption->setText(rows == 0    ? tr("No import issues: every file was read completely.")
+                           : errors > 0 ? tr("%1 import issues, %2 of them errors (a file or events that could not be read). "
+                                             "Double-click a row to select its rank.").arg(rows).arg(errors)
+                                        : tr("%1 import issues, none an error: warnings and skipped files. "
+                                             "Double-click a row to select its rank.").arg(rows));
         m_table->setTable(std::make_shared<Table>(std::move(table)));
+        QHeaderView* header = m_table->horizontalHeader();
+        const int message = m_table->resultModel()->columnOf(QStringLiteral("message"));
+        const int severity = m_table->resultModel()->columnOf(QStringLiteral("severity"));
+        if (message >= 0 && severity >= 0 && header->visualIndex(message) != header->visualIndex(severity) + 1)
+            header->moveSection(header->visualIndex(message), header->visualIndex(severity) + 1);
     }
 
 protected:

@@ -58,8 +58,8 @@ public:
         m_counters->setToolTip(tr("Under each rank: launch queue length per stream, memcpy bandwidth and allocated memory (the Queue and Memory views' results)"));
         m_path->setToolTip(tr("The step's critical path across ranks (the Critical path view's, first step of what is shown), drawn as a chain"));
         m_align->setToolTip(tr("Shift each rank so one ProfilerStep starts at the same time on all (a span dragged on a rank is read on its clock)"));
-        m_rows->setPlaceholderText(tr("Rows, e.g. 0-3 s7"));
-        m_rows->setToolTip(tr("Ranks to show (0-3,7) and GPU streams (s7 s20); empty: all"));
+        m_rows->setPlaceholderText(tr("Rows, e.g. 0-3 s7 t12"));
+        m_rows->setToolTip(tr("Ranks to show (0-3,7), GPU streams (s7 s20), CPU threads by tid (t4037); empty: all"));
         m_rows->setClearButtonEnabled(true);
         m_rows->setMaximumWidth(120);
         // The tracks' toggles in one menu: the control row must fit a narrow dock.
@@ -283,9 +283,11 @@ private:
         const ParsedRowFilter rows = parseTimelineRowFilter(option(kRows, QString()).toStdString());
         m_timeline->setRowFilter(rows.filter);
         m_rows->setStyleSheet(rows.error.empty() ? QString() : QStringLiteral("QLineEdit { color: #b00020; }"));
-        m_rows->setToolTip(rows.error.empty() ? tr("Ranks to show (0-3,7) and GPU streams (s7 s20); empty: all")
+        m_rows->setToolTip(rows.error.empty() ? tr("Ranks to show (0-3,7), GPU streams (s7 s20), CPU threads by tid (t4037); empty: all")
                                               : tr("Not read: %1").arg(fmt::qstr(rows.error)));
-        m_rowsText = rows.error.empty() ? QString() : tr(" · rows filter not read: %1").arg(fmt::qstr(rows.error).toHtmlEscaped());
+        m_rowsText = !rows.error.empty() ? tr(" · rows filter not read: %1").arg(fmt::qstr(rows.error).toHtmlEscaped())
+                     : !rows.filter.empty() && m_timeline->lineCount() == 0 ? tr(" · no rank or stream matches the rows filter")
+                                                                             : QString();
         if (boolOption(kCounters, false)) {
             const auto queue = results.share(queueRequest());
             const auto bandwidth = results.share(bandwidthRequest());
@@ -340,9 +342,14 @@ private:
             text += tr(", %1").arg(fmt::bytes(uint64_t(in.bytes)));
         for (uint32_t a = in.firstArrival; a < in.firstArrival + in.arrivalCount; ++a) {
             const CollectiveArrival& arrival = m_collectives->arrivals[a];
-            if (RankIndex{arrival.rankIndex} == event.rank && arrival.kernel == event.event)
-                text += arrival.waitNs > 0 ? tr("<br>waited %1 for rank %2 (last of %3)").arg(fmt::duration(double(arrival.waitNs))).arg(in.lastRank).arg(in.arrivalCount)
-                                           : tr("<br>arrived last of %1 ranks").arg(in.arrivalCount);
+            if (RankIndex{arrival.rankIndex} != event.rank || arrival.kernel != event.event)
+                continue;
+            if (in.arrivalCount < 2)
+                text += tr("<br>no other rank's part of it is in the run");
+            else if (arrival.waitNs > 0)
+                text += tr("<br>waited %1 for rank %2 (last of %3)").arg(fmt::duration(double(arrival.waitNs))).arg(in.lastRank).arg(in.arrivalCount);
+            else
+                text += tr("<br>arrived last of %1 ranks").arg(in.arrivalCount);
         }
         return text;
     }
