@@ -127,9 +127,10 @@ int main(int argc, char** argv)
             // A run with no usable rank, or a comparison asked for and not loaded, is a failure a
             // script must see, not a picture of one.
             const bool usable = !window.run()->ranks.empty();
-            const bool compared = compare.isEmpty() || window.session()->testRun() != nullptr;
+            const auto other = window.session()->testRun();
+            const bool compared = compare.isEmpty() || (other && !other->ranks.empty());
             if (!usable || !compared)
-                qWarning("%s", qPrintable(compared ? window.bannerText() : QStringLiteral("kinetoscope: the compared run did not load: ") + compare));
+                qWarning("%s", qPrintable(compared ? window.bannerText() : QStringLiteral("kinetoscope: the compared run has no usable rank: ") + compare));
             QApplication::exit(saved && usable && compared ? 0 : 1);
         });
     });
