@@ -7,6 +7,7 @@
 #include "analysis/core/intervals.h"
 #include "analysis/core/kernelbreakdown.h"
 #include "analysis/core/kerneldistribution.h"
+#include "analysis/core/kernelnames.h"
 #include "analysis/core/kerneltype.h"
 #include "analysis/core/overlap.h"
 #include "analysis/core/temporalbreakdown.h"
@@ -29,6 +30,7 @@ private slots:
     void kernelType();
     void shortenKernelName_data();
     void shortenKernelName();
+    void distinctShortNamesTellKernelsApart();
     void intervalUnion_data();
     void intervalUnion();
     void numpyRound_data();
@@ -111,6 +113,38 @@ void TestAnalysisUnits::shortenKernelName()
     QFETCH(QString, name);
     QFETCH(QString, expected);
     QCOMPARE(QString::fromStdString(kscope::shortenKernelName(name.toStdString())), expected);
+}
+
+void TestAnalysisUnits::distinctShortNamesTellKernelsApart()
+{
+    // Tensile kernels that differ deep inside one long word: on screen the middle is elided, so
+    // the differing field goes to the end, where it stays visible.
+    const std::string a = "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT256x256x64_MI16x16x1_SN_LDSB1_AFC1_GRVWA8_WSGRB0_WS64_WG32_8_1";
+    const std::string b = "Cijk_Alik_Bljk_BBS_BH_Bias_HA_S_SAV_UserArgs_MT128x256x64_MI16x16x1_SN_LDSB1_AFC1_GRVWA8_WSGRB0_WS64_WG32_8_1";
+    const std::vector<std::string> tensile = distinctShortNames({a, b, a});
+    QVERIFY2(tensile[0] != tensile[1], tensile[0].c_str());
+    QCOMPARE(tensile[0], tensile[2]);  // equal full names, equal short names
+    QVERIFY2(tensile[0].ends_with("]") && tensile[0].find("MT256x256x64") != std::string::npos, tensile[0].c_str());
+    QVERIFY2(tensile[1].find("MT128x256x64") != std::string::npos, tensile[1].c_str());
+    // A short name that needs no hint keeps none.
+    QCOMPARE(distinctShortNames({a}).front(), a);
+    // A hint cut inside a template says it was cut, never a bare "<...,]".
+    const std::vector<std::string> templated = distinctShortNames(
+        {"void at::native::f<at::native::Functor<c10::BFloat16, float, float>, unsigned int>(int)",
+         "void at::native::f<at::native::Functor<c10::BFloat16, c10::BFloat16, float>, unsigned int>(int)"});
+    QVERIFY2(templated[0] != templated[1], templated[0].c_str());
+    for (const std::string& name : templated)
+        QVERIFY2(name.ends_with("…]") || name.find(",]") == std::string::npos, name.c_str());
+    // Mangled names (HIP's composable kernels) are demangled before they are shortened.
+    const std::vector<std::string> mangled = distinctShortNames({"_ZN7ck_tile6kentryILi1ENS_6KernelEEEvv"});
+    QVERIFY2(mangled[0].find("_ZN") == std::string::npos, mangled[0].c_str());
+    QVERIFY2(mangled[0].find("kentry") != std::string::npos, mangled[0].c_str());
+    // NCCL's variants at the end of one word keep that end.
+    const std::vector<std::string> nccl = distinctShortNames(
+        {"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+         "ncclDevKernel_AllReduce_Sum_f32_RING_SIMPLE(ncclDevKernelArgsStorage<4096ul>)"});
+    QVERIFY2(nccl[0] != nccl[1], nccl[0].c_str());
+    QVERIFY2(nccl[0].find("LL") != std::string::npos && nccl[1].find("SIMPLE") != std::string::npos, nccl[1].c_str());
 }
 
 void TestAnalysisUnits::intervalUnion_data()

@@ -138,8 +138,8 @@ void TestLaunchCounters::launchStatsDefaultSeesWhatHtaMisses()
     const LaunchStats stats = kernelLaunchStats(*run, {});
     QCOMPARE(stats.ranks.size(), size_t{1});
     const RankLaunchStats& r = stats.ranks[0];
-    // cudaLaunchKernel, the graph's two ops, HIP's launch, the memcpy; not the early kernel.
-    QCOMPARE(r.launches.size(), size_t{5});
+    // cudaLaunchKernel, the graph launch (once), HIP's launch, the memcpy; not the early kernel.
+    QCOMPARE(r.launches.size(), size_t{4});
     QCOMPARE(r.opsWithoutLaunch, int64_t{1});
     QVERIFY(!findLaunch(*run, r, "early_kernel"));
     const KernelLaunch* gemm = findLaunch(*run, r, "gemm");
@@ -150,7 +150,15 @@ void TestLaunchCounters::launchStatsDefaultSeesWhatHtaMisses()
     const KernelLaunch* hip = findLaunch(*run, r, "hip_kernel");
     QVERIFY(hip);
     QCOMPARE(hip->launchDelayNs, int64_t{0});  // started before its call returned: 0, as HTA clips
-    QCOMPARE(run->str(findLaunch(*run, r, "graph_b")->launchName), std::string_view("cudaGraphLaunch"));
+    // The graph launch is one row from its first op: the span of both ops, the delay to the first.
+    QVERIFY2(!findLaunch(*run, r, "graph_b"), "a graph's later ops are not launches of their own");
+    const KernelLaunch* graph = findLaunch(*run, r, "graph_a");
+    QVERIFY(graph);
+    QCOMPARE(run->str(graph->launchName), std::string_view("cudaGraphLaunch"));
+    QCOMPARE(graph->gpuOps, uint32_t{2});
+    QCOMPARE(graph->gpuDurationNs, int64_t{7000});  // 1210 .. 1217
+    QCOMPARE(graph->launchDelayNs, int64_t{2000});  // 1210 - (1200 + 8)
+    QCOMPARE(gemm->gpuOps, uint32_t{1});
     // Per API: the graph launch is one call with two ops; the missing launch is its own row.
     bool sawGraph = false, sawMissing = false;
     for (const LaunchApiCount& api : r.apis) {
@@ -175,7 +183,7 @@ void TestLaunchCounters::launchStatsDefaultSeesWhatHtaMisses()
     // Without memory events the memcpy goes.
     LaunchStatsOptions noMemory;
     noMemory.includeMemoryEvents = false;
-    QCOMPARE(kernelLaunchStats(*run, noMemory).ranks[0].launches.size(), size_t{4});
+    QCOMPARE(kernelLaunchStats(*run, noMemory).ranks[0].launches.size(), size_t{3});
 }
 
 void TestLaunchCounters::launchStatsHtaMode()
@@ -204,12 +212,13 @@ void TestLaunchCounters::launchViewsAndHistograms()
     QCOMPARE(run->str(r.launches[r.runtimeOutlierRows[0]].kernelName), std::string_view("gemm"));
     QCOMPARE(r.launchDelayOutlierRows.size(), size_t{1});
     QCOMPARE(r.launches[r.launchDelayOutlierRows[0]].launchDelayNs, int64_t{195000});
-    // Short kernels (call <= 50 us, op shorter than the call): the graph's ops (8 us call), hip (4 us).
-    QCOMPARE(r.shortKernels.total, int64_t{3});
+    // Short kernels (call <= 50 us, op shorter than the call): the graph launch once (8 us call, its
+    // two ops span 7 us), hip (4 us).
+    QCOMPARE(r.shortKernels.total, int64_t{2});
     QCOMPARE(r.shortKernels.edgesUs.size(), size_t{5});
     QCOMPARE(r.shortKernels.edgesUs.front(), 4.0);
     QCOMPARE(r.shortKernels.edgesUs.back(), 8.0);
-    QCOMPARE(r.shortKernels.counts, (std::vector<int64_t>{1, 0, 0, 2}));
+    QCOMPARE(r.shortKernels.counts, (std::vector<int64_t>{1, 0, 0, 1}));
     QCOMPARE(r.runtimeOutliers.counts, (std::vector<int64_t>{1, 0, 0, 0}));  // one value: one bin of width 1
     const Table hist = launchHistogramTable(kernelLaunchStats(*run, options));
     QCOMPARE(hist.rows.size(), size_t{12});

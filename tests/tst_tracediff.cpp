@@ -112,7 +112,7 @@ void TestTraceDiff::renamedAddedRemoved()
     const TraceComparison c = compareTraces(*control, *test, {});
     QVERIFY2(c.error.empty(), c.error.c_str());
     // control's names sorted, then test's new ones
-    QCOMPARE(rowNames(c), (Names{"ProfilerStep#1", "aten::mm", "cudaLaunchKernel", "gemm_a", "relu", "gemm_b"}));
+    QCOMPARE(rowNames(c), (Names{"ProfilerStep#N", "aten::mm", "cudaLaunchKernel", "gemm_a", "relu", "gemm_b"}));
     const OpDiffRow* gemmA = findRow(c, "gemm_a");
     QCOMPARE(gemmA->controlCount, int64_t{2});
     QCOMPARE(gemmA->controlDurNs, int64_t{22000});
@@ -129,7 +129,7 @@ void TestTraceDiff::renamedAddedRemoved()
     QCOMPARE(ops.deleted, Names{"gemm_a"});
     QCOMPARE(ops.increased, Names{"relu"});
     QCOMPARE(ops.decreased, Names{});
-    QCOMPARE(ops.unchanged, (Names{"ProfilerStep#1", "aten::mm", "cudaLaunchKernel"}));
+    QCOMPARE(ops.unchanged, (Names{"ProfilerStep#N", "aten::mm", "cudaLaunchKernel"}));
 }
 
 void TestTraceDiff::shortNamesMerge()
@@ -164,7 +164,7 @@ void TestTraceDiff::deviceRule_data()
                                          << QStringList{"ProfilerStep#1", "cudaLaunchKernel", "fwd"};
     QTest::newRow("default GPU: by category") << false << int(DiffDevice::Gpu) << QStringList{"fwd", "gemm"};
     QTest::newRow("default CPU: by category")
-        << false << int(DiffDevice::Cpu) << QStringList{"ProfilerStep#1", "cudaLaunchKernel", "triton_launch"};
+        << false << int(DiffDevice::Cpu) << QStringList{"ProfilerStep#N", "cudaLaunchKernel", "triton_launch"};
 }
 
 void TestTraceDiff::deviceRule()
@@ -212,6 +212,13 @@ void TestTraceDiff::oneSidedSteps()
     QCOMPARE(first.controlSteps, std::vector<int>{1});
     QCOMPARE(first.testSteps, std::vector<int>{2});
     QCOMPARE(findRow(first, "gemm")->testDurNs, int64_t{40000});
+    // Steps 1 and 2 are one numbered annotation in the default mode (HTA: one deleted, one added)
+    QVERIFY(!findRow(first, "ProfilerStep#1") && !findRow(first, "ProfilerStep#2"));
+    QCOMPARE(findRow(first, "ProfilerStep#N")->controlCount, int64_t{1});
+    QCOMPARE(findRow(first, "ProfilerStep#N")->testCount, int64_t{1});
+    QVERIFY2(hasNote(first.notes, "numbered annotations are one name"), allNotes(first.notes).c_str());
+    const TraceComparison hta = compareTraces(*control, *test, {.htaCompat = true});
+    QVERIFY(findRow(hta, "ProfilerStep#1") && findRow(hta, "ProfilerStep#2") && !findRow(hta, "ProfilerStep#N"));
 
     const TraceComparison all = compareTraces(*control, *test, {.allSteps = true});
     QVERIFY2(all.error.empty(), all.error.c_str());
@@ -298,7 +305,7 @@ void TestTraceDiff::differentVendors()
     const OpsDiff ops = opsDiff(c);
     QCOMPARE(ops.added, (Names{"Cijk_Ailk_Bljk_SB_MT64x64x8", "hipLaunchKernel"}));
     QCOMPARE(ops.deleted, (Names{"ampere_sgemm_128x64_nn", "cudaLaunchKernel"}));
-    QCOMPARE(ops.unchanged, (Names{"ProfilerStep#1", "aten::mm"}));
+    QCOMPARE(ops.unchanged, (Names{"ProfilerStep#N", "aten::mm"}));
     // the launched kernel belongs to step 1 on both vendors
     const TraceComparison gpu = compareTraces(*control, *test, {.device = DiffDevice::Gpu});
     QCOMPARE(rowNames(gpu), (Names{"ampere_sgemm_128x64_nn", "Cijk_Ailk_Bljk_SB_MT64x64x8"}));

@@ -2,8 +2,12 @@
 
 #include "analysis/core/kerneltype.h"
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <memory>
 #include <unordered_map>
 
 namespace kscope {
@@ -11,12 +15,61 @@ namespace kscope {
 namespace {
 
 constexpr size_t kMaxHint = 28;
+constexpr size_t kLongName = 56;  // longer names are elided in the middle on screen
+constexpr size_t kShownEnd = 24;  // what an elided name keeps of each end
 
 std::string tidied(std::string name)
 {
     for (size_t at = name.find("::::"); at != std::string::npos; at = name.find("::::", at))
         name.erase(at, 2);
     return name;
+}
+
+// A mangled C++ name (HIP's composable-kernel launches, "_ZN7ck_tile6kentry..."), demangled;
+// anything else as it is.
+std::string demangled(std::string_view name)
+{
+    if (!name.starts_with("_Z"))
+        return std::string(name);
+    int status = 0;
+    const std::unique_ptr<char, decltype(&std::free)> text(
+        abi::__cxa_demangle(std::string(name).c_str(), nullptr, nullptr, &status), &std::free);
+    return status == 0 && text ? std::string(text.get()) : std::string(name);
+}
+
+// `text` cut to kMaxHint characters, said with an ellipsis where it was cut.
+std::string clipped(std::string_view text, bool fromStart)
+{
+    if (text.size() <= kMaxHint)
+        return std::string(text);
+    return fromStart ? std::string(text.substr(0, kMaxHint)) + "…" : "…" + std::string(text.substr(text.size() - kMaxHint));
+}
+
+// Where a long word leaves the others that share its start and end: the middle that differs
+// (Tensile's "Cijk_Alik_Bljk_..._WG32_8_1" kernels differ deep inside one word).
+std::string differingMiddle(std::string_view word, const std::vector<std::string_view>& others)
+{
+    size_t prefix = 0, suffix = 0;
+    for (std::string_view o : others) {
+        size_t p = 0;
+        while (p < word.size() && p < o.size() && word[p] == o[p])
+            ++p;
+        size_t q = 0;
+        while (q < word.size() - p && q < o.size() && word[word.size() - 1 - q] == o[o.size() - 1 - q])
+            ++q;
+        prefix = std::max(prefix, p);
+        suffix = std::max(suffix, q);
+    }
+    // Back to the start of the '_'-separated field the difference lies in.
+    size_t begin = std::min(prefix, word.size());
+    while (begin > 0 && word[begin - 1] != '_')
+        --begin;
+    size_t end = std::max(begin, word.size() - std::min(suffix, word.size() - begin));
+    while (end < word.size() && word[end] != '_')  // ... and on to that field's end
+        ++end;
+    std::string_view middle = word.substr(begin, std::max<size_t>(end - begin, 1));
+    std::string hint = clipped(middle, true);
+    return (begin > 0 ? "…" : "") + hint + (begin + middle.size() < word.size() && hint.size() == middle.size() ? "…" : "");
 }
 
 // Words of a full name: identifiers and numbers, the pieces a reader tells kernels apart by.
@@ -48,9 +101,16 @@ std::string hintFor(std::string_view name, const std::vector<std::string_view>& 
             return false;
         });
         if (!shared) {
-            // NCCL's variant lives at the end of one long word ("..._RING_LL"): keep its tail.
-            std::string hint(w.size() > kMaxHint ? w.substr(w.size() - kMaxHint) : w);
-            return w.size() > kMaxHint ? "…" + hint : hint;
+            if (w.size() <= kMaxHint)
+                return std::string(w);
+            // One long word: the part that differs from the other names' words (NCCL's variant
+            // at its end, "..._RING_LL"; Tensile's somewhere inside).
+            std::vector<std::string_view> otherWords;
+            for (std::string_view o : others)
+                for (std::string_view ow : words(o))
+                    if (ow.size() > kMaxHint)
+                        otherWords.push_back(ow);
+            return otherWords.empty() ? clipped(w, false) : differingMiddle(w, otherWords);
         }
     }
     size_t common = 0;
@@ -60,10 +120,8 @@ std::string hintFor(std::string_view name, const std::vector<std::string_view>& 
             ++n;
         common = std::max(common, n);
     }
-    std::string_view tail = name.substr(std::min(common, name.size()));
-    if (tail.size() > kMaxHint)
-        tail = tail.substr(0, kMaxHint);
-    return tail.empty() ? std::string("#") : std::string(tail);
+    const std::string_view tail = name.substr(std::min(common, name.size()));
+    return tail.empty() ? std::string("#") : clipped(tail, true);
 }
 
 } // namespace
@@ -84,8 +142,11 @@ std::vector<std::string> distinctShortNames(const std::vector<std::string_view>&
     std::vector<std::string> shortOfDistinct;
     shortOfDistinct.reserve(distinct.size());
     std::unordered_map<std::string, std::vector<size_t>> byShortName;  // distinct names per short name
+    std::vector<std::string> readable;  // demangled where mangled: what hints are taken from
+    readable.reserve(distinct.size());
     for (size_t d = 0; d < distinct.size(); ++d) {
-        shortOfDistinct.push_back(tidied(shortenKernelName(distinct[d])));
+        readable.push_back(demangled(distinct[d]));
+        shortOfDistinct.push_back(tidied(shortenKernelName(readable.back())));
         byShortName[shortOfDistinct.back()].push_back(d);
     }
     for (const auto& [shortName, group] : byShortName) {
@@ -95,9 +156,32 @@ std::vector<std::string> distinctShortNames(const std::vector<std::string_view>&
             std::vector<std::string_view> others;
             for (size_t o : group)
                 if (o != d)
-                    others.push_back(distinct[o]);
-            shortOfDistinct[d] += " [" + hintFor(distinct[d], others) + "]";
+                    others.push_back(readable[o]);
+            shortOfDistinct[d] += " [" + hintFor(readable[d], others) + "]";
         }
+    }
+    // Long names are shown with their middle elided: two that differ only there read the same
+    // ("Cijk_Alik_Bljk_B_BS_BH…0_WSGRB0_WS64_WG32_8_1"). Those get the differing part at the end,
+    // where the elision keeps it.
+    std::unordered_map<std::string, std::vector<size_t>> byEnds;
+    for (size_t d = 0; d < distinct.size(); ++d) {
+        const std::string& name = shortOfDistinct[d];
+        if (name.size() > kLongName && name.back() != ']')
+            byEnds[name.substr(0, kShownEnd) + '\n' + name.substr(name.size() - kShownEnd)].push_back(d);
+    }
+    for (const auto& [ends, group] : byEnds) {
+        if (group.size() < 2)
+            continue;
+        std::vector<std::string> hints;
+        for (size_t d : group) {
+            std::vector<std::string_view> others;
+            for (size_t o : group)
+                if (o != d)
+                    others.push_back(shortOfDistinct[o]);
+            hints.push_back(hintFor(shortOfDistinct[d], others));
+        }
+        for (size_t k = 0; k < group.size(); ++k)
+            shortOfDistinct[group[k]] += " [" + hints[k] + "]";
     }
     std::vector<std::string> shortNames;
     shortNames.reserve(fullNames.size());

@@ -191,6 +191,7 @@ CriticalPath criticalPath(const Run& run, const CriticalPathOptions& options)
         return result;
     result.windowStartNs = window.startNs;
     result.windowEndNs = window.endNs;
+    result.windowName = window.name;
     RankGraph g;
     result.error = buildRankGraph(run, *rank, options, window, g, result.notes);
     if (!result.error.empty())

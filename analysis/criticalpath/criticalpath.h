@@ -96,6 +96,7 @@ struct CriticalPath {
     int rank = -1;
     RankIndex rankIndex;
     std::string annotation;  // as used
+    std::string windowName;  // the window's first instance ("ProfilerStep#102"); "" for the whole trace
     int64_t windowStartNs = 0;
     int64_t windowEndNs = 0;
     std::vector<CpNode> nodes;     // sorted by (ts, event), HTA's node ids

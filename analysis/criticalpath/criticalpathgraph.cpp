@@ -520,6 +520,7 @@ std::string findWindow(const Run& run, const RankTrace& rank, const CriticalPath
             + std::to_string(rank.rank) + " has " + std::to_string(count) + ")";
     window.startNs = INT64_MAX;
     window.endNs = INT64_MIN;
+    window.name = std::string(run.str(t.name[instances[options.instanceStart]]));
     for (int k = options.instanceStart; k <= std::min(options.instanceEnd, count - 1); ++k) {
         window.startNs = std::min(window.startNs, t.tsNs[instances[k]]);
         window.endNs = std::max(window.endNs, t.endNs(instances[k]));

@@ -28,6 +28,7 @@ struct RankGraph {
 struct Window {
     int64_t startNs = 0;
     int64_t endNs = 0;
+    std::string name;  // the first instance's event name ("ProfilerStep#102"); "" for the whole trace
 };
 
 // The analysed window of a rank (HTA: the annotation's instances), or an error.

@@ -256,4 +256,38 @@ DiffSummary diffSummary(const Run& control, const Run& test, const DiffSummaryOp
     return result;
 }
 
+TemporalChange temporalChange(const DiffSummary& summary)
+{
+    TemporalChange change;
+    const auto add = [](TemporalBreakdownRow& sum, const TemporalBreakdownRow& row) {
+        sum.idleNs += row.idleNs;
+        sum.computeNs += row.computeNs;
+        sum.nonComputeNs += row.nonComputeNs;
+        sum.spanNs += row.spanNs;
+    };
+    for (const RankDiff& r : summary.ranks) {
+        if (!r.controlTemporal || !r.testTemporal)
+            continue;
+        ++change.rankPairs;
+        add(change.control, *r.controlTemporal);
+        add(change.test, *r.testTemporal);
+        const int64_t idle = r.testTemporal->idleNs - r.controlTemporal->idleNs;
+        if (change.largestIdleChangeControlRank < 0 || std::abs(idle) > std::abs(change.largestIdleChangeNs)) {
+            change.largestIdleChangeControlRank = r.controlRank;
+            change.largestIdleChangeTestRank = r.testRank;
+            change.largestIdleChangeNs = idle;
+        }
+    }
+    for (TemporalBreakdownRow* sum : {&change.control, &change.test}) {
+        sum->rank = -1;
+        const double span = static_cast<double>(sum->spanNs);
+        if (span > 0) {
+            sum->idlePctg = 100.0 * static_cast<double>(sum->idleNs) / span;
+            sum->computePctg = 100.0 * static_cast<double>(sum->computeNs) / span;
+            sum->nonComputePctg = 100.0 * static_cast<double>(sum->nonComputeNs) / span;
+        }
+    }
+    return change;
+}
+
 } // namespace kscope

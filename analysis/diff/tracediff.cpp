@@ -51,10 +51,23 @@ struct NameTotals {
     int64_t durNs = 0;
 };
 
+// "ProfilerStep#16" -> "ProfilerStep#N": a name ending in '#' and a number is a numbered
+// annotation (a step, an iteration), the same thing in both runs whatever its number. Else "".
+std::string unnumberedName(std::string_view name)
+{
+    size_t digits = name.size();
+    while (digits > 0 && name[digits - 1] >= '0' && name[digits - 1] <= '9')
+        --digits;
+    if (digits == name.size() || digits == 0 || name[digits - 1] != '#')
+        return {};
+    return std::string(name.substr(0, digits)) + "N";
+}
+
 // Count and total duration per name (or short name) over the given ranks and steps, sorted by
-// name. Short names are kept in `store`.
+// name. Short names are kept in `store`. The default mode folds numbered annotations into one
+// name (and says so in `numbered`); HTA compares ProfilerStep#5 with nothing in a run of #16.
 std::vector<NameTotals> sideTotals(const Run& run, const std::vector<int>& ranks, const std::vector<int>& steps,
-                                   const TraceDiffOptions& options, std::deque<std::string>& store)
+                                   const TraceDiffOptions& options, std::deque<std::string>& store, bool& numbered)
 {
     const StepSet stepSet(steps);
     std::vector<int64_t> count(run.strings.size(), 0);
@@ -80,12 +93,18 @@ std::vector<NameTotals> sideTotals(const Run& run, const std::vector<int>& ranks
     totals.reserve(touched.size());
     for (uint32_t id : touched) {
         std::string_view name = run.strings.view(StringId{id});
+        if (!options.htaCompat) {
+            if (std::string folded = unnumberedName(name); !folded.empty()) {
+                name = store.emplace_back(std::move(folded));
+                numbered = true;
+            }
+        }
         if (options.shortNames)
             name = store.emplace_back(shortenKernelName(name));
         totals.push_back({name, count[id], dur[id]});
     }
     std::sort(totals.begin(), totals.end(), [](const NameTotals& a, const NameTotals& b) { return a.name < b.name; });
-    if (options.shortNames) {  // several names can share a short name
+    if (options.shortNames || !options.htaCompat) {  // several names can share a short or folded name
         size_t out = 0;
         for (size_t i = 0; i < totals.size(); ++i) {
             if (out > 0 && totals[out - 1].name == totals[i].name) {
@@ -297,8 +316,12 @@ TraceComparison compareTraces(const Run& control, const Run& test, const TraceDi
                                + std::to_string(result.testUnits) + " rank x step pairs)");
 
     std::deque<std::string> store;
-    const std::vector<NameTotals> c = sideTotals(control, result.controlRanks, result.controlSteps, options, store);
-    const std::vector<NameTotals> t = sideTotals(test, result.testRanks, result.testSteps, options, store);
+    bool numbered = false;
+    const std::vector<NameTotals> c = sideTotals(control, result.controlRanks, result.controlSteps, options, store, numbered);
+    const std::vector<NameTotals> t = sideTotals(test, result.testRanks, result.testSteps, options, store, numbered);
+    if (numbered)
+        result.notes.push_back("numbered annotations are one name across runs (ProfilerStep#5 and #16 are "
+                               "ProfilerStep#N; HTA keeps the numbers, so a step reads as deleted and added)");
 
     // Both sorted: control's rows in order, each with its test partner, then test's own rows.
     result.rows.reserve(c.size() + t.size());

@@ -157,4 +157,17 @@ struct DiffSummary {
 
 DiffSummary diffSummary(const Run& control, const Run& test, const DiffSummaryOptions& options = {});
 
+// The comparison's headline: the temporal breakdowns of every rank pair that has both, summed
+// (rank -1), and the pair whose GPU idle time changed most. What a reader wants first: did the
+// GPU idle less, compute more, and where.
+struct TemporalChange {
+    int rankPairs = 0;  // pairs with both breakdowns; 0: no headline
+    TemporalBreakdownRow control;
+    TemporalBreakdownRow test;
+    int largestIdleChangeControlRank = -1;
+    int largestIdleChangeTestRank = -1;
+    int64_t largestIdleChangeNs = 0;  // test - control on that pair
+};
+TemporalChange temporalChange(const DiffSummary& summary);
+
 } // namespace kscope

@@ -65,19 +65,36 @@ std::vector<KernelLaunch> htaLaunches(const RankTrace& rank, const std::vector<S
     return out;
 }
 
-// Default mode: each GPU op with the call the model links it to (one launch per op; a graph
-// launch has many ops), when that call is a launch. Ops with no launch in the trace are counted.
+// Default mode: each launch call with the GPU ops the model links to it, when that call is a
+// launch. A graph launch runs many ops but is one launch: one row, from its first op (HTA counts
+// one row per op, so one slow graph launch reads as hundreds of outliers). Ops with no launch in
+// the trace are counted.
 std::vector<KernelLaunch> linkedLaunches(const RankTrace& rank, const std::vector<StringId>& launchNames,
                                          int64_t& withoutLaunch)
 {
     const EventTable& t = rank.events;
-    std::vector<KernelLaunch> out;
+    std::vector<std::pair<EventIndex, EventIndex>> links;  // (launch, GPU op)
     withoutLaunch = forEachLinkedLaunch(t, launchNames, [&](EventIndex launch, EventIndex gpu) {
-        out.push_back(makeLaunch(t, launch, gpu));
+        links.emplace_back(launch, gpu);
     });
-    std::sort(out.begin(), out.end(), [](const KernelLaunch& a, const KernelLaunch& b) {
-        return a.launch != b.launch ? a.launch < b.launch : a.gpu < b.gpu;
+    std::sort(links.begin(), links.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first)
+            return a.first < b.first;
+        return t.tsNs[a.second] != t.tsNs[b.second] ? t.tsNs[a.second] < t.tsNs[b.second] : a.second < b.second;
     });
+    std::vector<KernelLaunch> out;
+    for (size_t i = 0; i < links.size();) {
+        const auto [launch, first] = links[i];
+        KernelLaunch l = makeLaunch(t, launch, first);
+        int64_t lastEnd = t.endNs(first);
+        size_t j = i + 1;
+        for (; j < links.size() && links[j].first == launch; ++j)
+            lastEnd = std::max(lastEnd, t.endNs(links[j].second));
+        l.gpuOps = static_cast<uint32_t>(j - i);
+        l.gpuDurationNs = lastEnd - t.tsNs[first];
+        out.push_back(l);
+        i = j;
+    }
     return out;
 }
 
@@ -136,7 +153,6 @@ void classify(RankLaunchStats& r, const LaunchStatsOptions& options)
 void countApis(RankLaunchStats& r, const std::vector<StringId>& htaNames)
 {
     std::unordered_map<uint32_t, size_t> slot;
-    EventIndex lastLaunch = kNoEvent;
     for (const KernelLaunch& l : r.launches) {
         auto [it, inserted] = slot.try_emplace(l.launchName.value, r.apis.size());
         if (inserted) {
@@ -145,12 +161,9 @@ void countApis(RankLaunchStats& r, const std::vector<StringId>& htaNames)
             r.apis.back().countedByHta = containsId(htaNames, l.launchName);
         }
         LaunchApiCount& api = r.apis[it->second];
-        if (l.launch != lastLaunch) {
-            ++api.calls;
-            api.cpuDurationNs += l.cpuDurationNs;
-        }
-        lastLaunch = l.launch;
-        ++api.gpuOps;
+        ++api.calls;
+        api.cpuDurationNs += l.cpuDurationNs;
+        api.gpuOps += l.gpuOps;
         api.launchDelayNs += l.launchDelayNs;
     }
     std::stable_sort(r.apis.begin(), r.apis.end(),

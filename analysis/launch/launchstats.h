@@ -30,18 +30,21 @@ enum LaunchFlag : uint8_t {
     kLaunchDelayOutlier = 4,  // launch_delay > launch-delay cutoff
 };
 
-// One GPU op and its launch (HTA: one row of the joined frame).
+// One launch and the GPU work it started (HTA: one row of the joined frame, one per GPU op). In the
+// default mode a launch that ran several GPU ops (a CUDA/HIP graph) is one row: its first op, the
+// span of all of them, the delay to the first.
 struct KernelLaunch {
     int64_t correlation = -1;
     EventIndex launch = kNoEvent;  // the runtime (or driver) call, in the rank's event table
-    EventIndex gpu = kNoEvent;     // the kernel, memcpy or memset
+    EventIndex gpu = kNoEvent;     // the kernel, memcpy or memset (a graph's first)
     StringId launchName;           // cudaLaunchKernel, cudaGraphLaunch, hipLaunchKernel, ...
     StringId kernelName;           // the GPU op's name: selects the kernel in the GUI
     int32_t stream = -1;
     int64_t launchTsNs = 0;
     int64_t cpuDurationNs = 0;
-    int64_t gpuDurationNs = 0;
+    int64_t gpuDurationNs = 0;     // a graph's: first op's start to last op's end
     int64_t launchDelayNs = 0;     // gpu start - (call start + call duration), never below 0 (as HTA)
+    uint32_t gpuOps = 1;           // GPU ops this launch ran (always 1 in HTA's mode)
     uint8_t flags = 0;             // LaunchFlag bits
 };
 
@@ -57,8 +60,8 @@ struct LaunchApiCount {
     StringId name;          // null: GPU ops whose launch is not in the trace
     int64_t calls = 0;      // distinct launch calls
     int64_t gpuOps = 0;     // GPU ops they launched (a graph launch runs many)
-    int64_t cpuDurationNs = 0;  // sums, for means
-    int64_t launchDelayNs = 0;
+    int64_t cpuDurationNs = 0;  // sums over calls, for means
+    int64_t launchDelayNs = 0;  // to each call's first GPU op
     bool countedByHta = false;  // HTA's get_cuda_kernel_launch_stats sees these
 };
 

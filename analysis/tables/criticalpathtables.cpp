@@ -35,10 +35,16 @@ Table criticalPathSummaryTable(const CriticalPath& result)
     if (!hta)
         table.columns = {"bound_by", micros("duration (us)"), percent("percent")};
     for (const CpSummaryRow& r : result.summary) {
-        if (hta)
+        if (hta) {
             table.addRow({std::string(toString(r.bound)), r.percent});
-        else
-            table.addRow({std::string(toString(r.bound)), us(r.durationNs), r.percent});
+            continue;
+        }
+        // HTA's blank bound: the path's zero-weight dependency hops. Nothing to read when they
+        // carry no time; named when they do.
+        if (r.bound == CpBound::None && r.durationNs == 0)
+            continue;
+        table.addRow({std::string(r.bound == CpBound::None ? "dependency (no op)" : toString(r.bound)), us(r.durationNs),
+                      r.percent});
     }
     if (!hta && result.success)
         table.notes.push_back("path of rank " + std::to_string(result.rank) + ": " + std::to_string(result.segments.size())
@@ -50,7 +56,8 @@ Table criticalPathSummaryTable(const CriticalPath& result)
 Table criticalPathBreakdownTable(const Run& run, const CriticalPath& result)
 {
     Table table;
-    table.columns = {"event_idx", micros("duration"), "type", "s_name", "cat", "pid", "tid", "stream", "index", "bound_by", "event"};
+    const bool hta = result.options.htaCompat;
+    table.columns = {"event_idx", micros(hta ? "duration" : "duration (us)"), "type", "s_name", "cat", "pid", "tid", "stream", "index", "bound_by", "event"};
     const RankTrace* rank = run.has(result.rankIndex) ? &run.at(result.rankIndex) : nullptr;
     for (const CpSegment& s : result.segments) {
         std::vector<Cell> row;

@@ -56,7 +56,7 @@ Table launchStatsTable(const Run& run, const LaunchStats& result)
     Table table;
     table.columns = {"rank", "correlation", usColumn(hta, "cpu_duration"), usColumn(hta, "gpu_duration"), usColumn(hta, "launch_delay")};
     if (!hta)
-        table.columns.insert(table.columns.end(), {"launch_api", "stream", "name"});
+        table.columns.insert(table.columns.end(), {"launch_api", "gpu_ops", "stream", "name"});
     for (const RankLaunchStats& r : result.ranks)
         for (const KernelLaunch& l : r.launches) {
             std::vector<Cell> row;
@@ -67,6 +67,7 @@ Table launchStatsTable(const Run& run, const LaunchStats& result)
                 row.push_back(microsCell(ns));
             if (!hta) {
                 row.emplace_back(std::string(run.str(l.launchName)));
+                row.emplace_back(int64_t{l.gpuOps});
                 row.emplace_back(int64_t{l.stream});
                 row.emplace_back(std::string(run.str(l.kernelName)));
             }
@@ -102,7 +103,7 @@ Table launchOutliersTable(const Run& run, const LaunchStats& result)
 {
     Table table;
     table.columns = {"rank",       "outlier", "correlation", micros("cpu_duration (us)"), micros("gpu_duration (us)"),
-                     micros("launch_delay (us)"), "launch_api", "stream",      "name"};
+                     micros("launch_delay (us)"), "launch_api", "gpu_ops", "stream",      "name"};
     for (const RankLaunchStats& r : result.ranks) {
         const std::pair<const char*, const std::vector<uint32_t>*> kinds[] = {
             {"runtime", &r.runtimeOutlierRows},
@@ -113,7 +114,8 @@ Table launchOutliersTable(const Run& run, const LaunchStats& result)
                 const KernelLaunch& l = r.launches[k];
                 table.addRow({int64_t{r.rank}, std::string(kind), l.correlation, microsCell(l.cpuDurationNs),
                               microsCell(l.gpuDurationNs), microsCell(l.launchDelayNs),
-                              std::string(run.str(l.launchName)), int64_t{l.stream}, std::string(run.str(l.kernelName))});
+                              std::string(run.str(l.launchName)), int64_t{l.gpuOps}, int64_t{l.stream},
+                              std::string(run.str(l.kernelName))});
             }
     }
     return withNotes(std::move(table), result);
@@ -134,7 +136,7 @@ Table launchApisTable(const Run& run, const LaunchStats& result)
             table.addRow({int64_t{r.rank}, std::string(run.str(api.name)), int64_t{api.countedByHta ? 1 : 0},
                           api.calls, api.gpuOps,
                           microsCell(static_cast<double>(api.cpuDurationNs) / static_cast<double>(api.calls)),
-                          microsCell(static_cast<double>(api.launchDelayNs) / static_cast<double>(api.gpuOps))});
+                          microsCell(static_cast<double>(api.launchDelayNs) / static_cast<double>(api.calls))});
         }
     Table out = withNotes(std::move(table), result);
     if (result.options.htaCompat)

@@ -13,6 +13,7 @@
 
 #include "uitestsupport.h"
 
+#include "common/format.h"
 #include "models/eventtablemodel.h"
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
@@ -604,6 +605,26 @@ void TestMainWindow::comparisonViewShowsBothRuns()
     QCOMPARE(w().session()->selection()->kernel(), control->strings.find(name.toStdString()).value);
     QVERIFY(waitIdle(w()));
     screenshot(&w(), "comparison");
+    // The ops come sorted by the size of their change, decreases ranked with increases.
+    const int change = expected.columnNames().size() > 6 ? 6 : -1;
+    QVERIFY(change > 0);
+    double previous = INFINITY;
+    for (int r = 0; r < ops->model()->rowCount(); ++r) {
+        const double size = std::abs(ops->model()->index(r, change).data(kSortRole).toDouble());
+        QVERIFY2(size <= previous, qPrintable(ops->model()->index(r, 0).data().toString()));
+        previous = size;
+    }
+    QCOMPARE(ops->horizontalHeader()->visualIndex(change), 1);  // beside the name, in view
+    // The view leads with the temporal change the engine computes, and lists every note.
+    const TemporalChange temporal = temporalChange(diffSummary(*control, *test, {}));
+    bool headline = false, notes = false;
+    for (QLabel* label : diff->findChildren<QLabel*>()) {
+        headline |= label->text().contains(QStringLiteral("GPU idle")) && label->text().contains(fmt::duration(double(temporal.control.idleNs)))
+            && label->text().contains(fmt::duration(double(temporal.test.idleNs)));
+        notes |= label->text().contains(QStringLiteral("numbered annotations are one name"));
+    }
+    QVERIFY2(temporal.rankPairs == 8 && headline, "the headline gives the idle time of both runs");
+    QVERIFY2(notes, "the comparison's notes are listed");
     // "Show on timeline": its first run in the shown run, selected and zoomed to.
     QPushButton* toTimeline = nullptr;
     for (QPushButton* button : diff->findChildren<QPushButton*>())
@@ -762,7 +783,13 @@ void TestMainWindow::criticalPathViewFollowsRankAndWindow()
     // Another window: the third step; an annotation that does not exist says so.
     w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("instance"), 2);
     QVERIFY(waitIdle(w()));
-    QVERIFY(view->findChild<QLabel*>()->text().contains(QLatin1String("#2")));
+    // The window is named by its own step (instance 2 is the third ProfilerStep), not "#2".
+    const std::vector<ProfilerStep>& steps = w().session()->run()->ranks.front().steps;
+    QVERIFY(steps.size() >= 3);
+    const QString third = QStringLiteral("ProfilerStep#%1").arg(steps[2].number);
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(third), qPrintable(view->findChild<QLabel*>()->text()));
+    // Every note the CLI prints with the path is in the caption (here: GPU ops without a launch edge).
+    QVERIFY2(view->findChild<QLabel*>()->text().contains(QLatin1String("got no launch")), qPrintable(view->findChild<QLabel*>()->text()));
     w().session()->setOption(QStringLiteral("critical-path"), QStringLiteral("annotation"), QStringLiteral("no such op"));
     QVERIFY(waitIdle(w()));
     QVERIFY(!view->charts().front()->message().isEmpty());

@@ -14,7 +14,9 @@
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 #include "models/resulttableview.h"
+#include "plots/chartview.h"
 #include "plots/downsample.h"
+#include "plots/plots.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -30,6 +32,7 @@ private slots:
     void exportsWhatIsShown();
     void collidingShortNamesAreToldApart();
     void downsampledStepsKeepPeaks();
+    void heatMapCellsSitOnTheirTicks();
 
 private:
     std::shared_ptr<const Run> m_run;
@@ -184,6 +187,53 @@ void TestUiModels::downsampledStepsKeepPeaks()
     // Short series pass through untouched.
     downsampleSteps(keys.mid(0, 100), values.mid(0, 100), 500, outKeys, outValues);
     QCOMPARE(outKeys, keys.mid(0, 100));
+}
+
+// A heat map as a reader sees it: one step's cells centred on the step's tick (not right of it),
+// both ends of the scale visible on the white background, a colour scale with its unit, and the
+// value under the mouse.
+void TestUiModels::heatMapCellsSitOnTheirTicks()
+{
+    ChartView view(QStringLiteral("heat"));
+    view.resize(600, 400);
+    HeatMapData data;
+    data.title = QStringLiteral("Mean lateness");
+    data.xLabel = QStringLiteral("ProfilerStep");
+    data.yLabel = QStringLiteral("Rank");
+    data.valueLabel = QStringLiteral("mean lateness (µs)");
+    data.xKeys = {551};
+    data.yKeys = {0, 1};
+    data.yLabels = {QStringLiteral("0"), QStringLiteral("1 ⚑")};
+    data.values = {0.0, 62000.0};  // rank 1 about 62 ms late
+    drawHeatMap(view, data);
+    view.replot();
+    const QImage image = view.toPixmap(600, 400).toImage();
+    if (const QByteArray dir = qgetenv("KSCOPE_SCREENSHOT_DIR"); !dir.isEmpty())
+        image.save(QString::fromLocal8Bit(dir) + QStringLiteral("/heatmap-one-step.png"));
+    const int tickX = int(view.xAxis->coordToPixel(0));  // the one step sits at index 0
+    const int rowOf1 = int(view.yAxis->coordToPixel(1)), rowOf0 = int(view.yAxis->coordToPixel(0));
+    const int halfCell = int(std::abs(view.xAxis->coordToPixel(0.5) - view.xAxis->coordToPixel(0)));
+    QVERIFY(halfCell > 20);
+    const auto isBackground = [](QColor c) { return c.lightness() > 235; };
+    // Left and right of the tick, within the cell: painted. Both the late rank and the one on time.
+    for (int dx : {-halfCell + 6, 0, halfCell - 6}) {
+        QVERIFY2(!isBackground(image.pixelColor(tickX + dx, rowOf1)), qPrintable(image.pixelColor(tickX + dx, rowOf1).name()));
+        QVERIFY2(!isBackground(image.pixelColor(tickX + dx, rowOf0)), qPrintable(image.pixelColor(tickX + dx, rowOf0).name()));
+    }
+    QVERIFY(image.pixelColor(tickX, rowOf1) != image.pixelColor(tickX, rowOf0));
+    // The scale starts at 0 (lateness) and says its unit.
+    QCPColorScale* scale = nullptr;
+    for (int e = 0; e < view.plotLayout()->elementCount(); ++e)
+        if (auto* s = qobject_cast<QCPColorScale*>(view.plotLayout()->elementAt(e)))
+            scale = s;
+    QVERIFY(scale);
+    QCOMPARE(scale->dataRange().lower, 0.0);
+    QCOMPARE(scale->dataRange().upper, 62000.0);
+    QCOMPARE(scale->axis()->label(), data.valueLabel);
+    // A redraw without a colour map drops the scale.
+    drawHeatMap(view, HeatMapData{.message = QStringLiteral("nothing")});
+    for (int e = 0; e < view.plotLayout()->elementCount(); ++e)
+        QVERIFY(!qobject_cast<QCPColorScale*>(view.plotLayout()->elementAt(e)));
 }
 
 QTEST_MAIN(TestUiModels)

@@ -10,6 +10,8 @@
 #include <QMessageBox>
 #include <QTimer>
 
+#include <cmath>
+
 namespace kscope {
 
 ResultFilterProxy::ResultFilterProxy(QObject* parent) : QSortFilterProxyModel(parent)
@@ -43,6 +45,16 @@ bool ResultFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourc
             return false;
     }
     return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
+}
+
+bool ResultFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const
+{
+    if (left.column() != m_magnitudeColumn || right.column() != m_magnitudeColumn)
+        return QSortFilterProxyModel::lessThan(left, right);
+    const QVariant a = left.data(kSortRole), b = right.data(kSortRole);
+    if (!a.isValid() || !b.isValid())
+        return !a.isValid() && b.isValid();  // empty cells first, so last in a descending sort
+    return std::abs(a.toDouble()) < std::abs(b.toDouble());
 }
 
 ResultTableView::ResultTableView(const QString& exportName, QWidget* parent)
@@ -110,6 +122,17 @@ void ResultTableView::setTable(std::shared_ptr<const Table> table, QVector<quint
 {
     const UpdatingGuard guard(m_updating);
     m_model->setTable(std::move(table), std::move(rowIds));
+    if (m_changeColumn.isEmpty())
+        return;
+    const int change = m_model->columnOf(m_changeColumn);
+    m_proxy->setMagnitudeColumn(change);
+    if (change < 0)
+        return;
+    const int wide = std::max(0, m_model->columnOf(m_wideColumn));
+    QHeaderView* header = horizontalHeader();
+    header->moveSection(header->visualIndex(change), header->visualIndex(wide) + 1);
+    if (header->sortIndicatorSection() < 0 || header->sortIndicatorSection() == change)
+        sortByColumn(change, Qt::DescendingOrder);
 }
 
 void ResultTableView::setNameColumn(const QString& column)

@@ -25,13 +25,18 @@ public:
     QList<RankIndex> rankFilter() const { return m_ranks; }
     // A filter on a row's cells (e.g. only added ops); empty = every row.
     void setRowFilter(std::function<bool(int sourceRow)> accepts);
+    // A column of signed changes that sorts by size (|value|), so a large decrease ranks with a
+    // large increase; -1 = none.
+    void setMagnitudeColumn(int column) { m_magnitudeColumn = column; }
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
+    bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
 private:
     QList<RankIndex> m_ranks;
     std::function<bool(int)> m_rowFilter;
+    int m_magnitudeColumn = -1;
 };
 
 // A result table on screen: the generic model behind a sorting/filtering proxy, names given the
@@ -57,6 +62,9 @@ public:
     void setSearchText(const QString& text);
     void setRowFilter(std::function<bool(int sourceRow)> accepts);
     void setTable(std::shared_ptr<const Table> table, QVector<quint32> rowIds = {});
+    // Rows start sorted by the size of this column's change, largest first (until a header click
+    // chooses another order), and the column is shown beside the wide column.
+    void sortByChange(const QString& column) { m_changeColumn = column; }
     void fitColumns();
 
 signals:
@@ -75,6 +83,7 @@ private:
     QString m_exportName;
     QString m_wideColumn;
     int m_widestName = -1;  // pixels the widest name needs; -1 = not measured for this table
+    QString m_changeColumn;
     bool m_updating = false;  // a filter or table change is moving the current row, not the user
     ResultTableModel* m_model;
     ResultFilterProxy* m_proxy;

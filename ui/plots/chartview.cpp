@@ -84,14 +84,20 @@ ChartView::ChartView(const QString& exportName, QWidget* parent) : QCustomPlot(p
 
 QString ChartView::title() const { return m_fullTitle; }
 
+namespace {
+constexpr int kColorScaleWidth = 90;  // a colour scale's bar, its tick labels and its label
+} // namespace
+
 void ChartView::updateTitleText()
 {
     // A title wider than the chart would widen the layout past the widget and clip both ends.
+    // A colour scale takes a column of its own beside the axes; the title and footnote rows
+    // only have the axes' column.
+    const int room = std::max(60, width() - 24 - (m_colorScale ? kColorScaleWidth : 0));
     const QFontMetrics metrics(m_title->font());
-    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, width() - 24)));
-    if (m_footnote) {
-        m_footnote->setText(QFontMetrics(m_footnote->font()).elidedText(m_fullFootnote, Qt::ElideRight, std::max(60, width() - 24)));
-    }
+    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, room));
+    if (m_footnote)
+        m_footnote->setText(QFontMetrics(m_footnote->font()).elidedText(m_fullFootnote, Qt::ElideRight, room));
 }
 
 void ChartView::setFootnote(const QString& text)
@@ -175,8 +181,38 @@ void ChartView::resizeEvent(QResizeEvent* event)
     applyKeyTickDensity();
 }
 
+QCPColorScale* ChartView::showColorScale(const QString& label)
+{
+    if (!m_colorScale) {
+        int row = 0;
+        for (int r = 0; r < plotLayout()->rowCount(); ++r)
+            if (plotLayout()->element(r, 0) == axisRect())
+                row = r;
+        m_colorScale = new QCPColorScale(this);
+        plotLayout()->addElement(row, 1, m_colorScale);
+        plotLayout()->setColumnStretchFactor(1, 0.01);
+        m_colorScale->setType(QCPAxis::atRight);
+        m_colorScale->setBarWidth(14);
+        // The scale's bar spans exactly the cells' height.
+        m_colorScaleMargins = new QCPMarginGroup(this);
+        axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, m_colorScaleMargins);
+        m_colorScale->setMarginGroup(QCP::msTop | QCP::msBottom, m_colorScaleMargins);
+    }
+    m_colorScale->axis()->setLabel(label);
+    updateTitleText();
+    return m_colorScale;
+}
+
 void ChartView::clearChart(const QString& title, bool keyAxisIsX)
 {
+    if (m_colorScale) {
+        axisRect()->setMarginGroup(QCP::msTop | QCP::msBottom, nullptr);
+        plotLayout()->remove(m_colorScale);
+        plotLayout()->simplify();
+        m_colorScale = nullptr;
+        delete m_colorScaleMargins;
+        m_colorScaleMargins = nullptr;
+    }
     clearPlottables();
     clearItems();
     m_bands.clear();
@@ -381,6 +417,12 @@ void ChartView::mouseMoveEvent(QMouseEvent* event)
         return;
     int index = -1;
     QCPAbstractPlottable* plottable = plottableAt(event->position(), false, &index);
+    if (auto* map = qobject_cast<QCPColorMap*>(plottable)) {  // a colour map's cell: row * columns + column
+        int column = 0, row = 0;
+        map->data()->coordToCell(map->keyAxis()->pixelToCoord(event->position().x()),
+                                 map->valueAxis()->pixelToCoord(event->position().y()), &column, &row);
+        index = row * map->data()->keySize() + column;
+    }
     const auto it = plottable ? m_tooltips.constFind(plottable) : m_tooltips.cend();
     if (it != m_tooltips.cend() && index >= 0 && index < it->size())
         QToolTip::showText(event->globalPosition().toPoint(), it->at(index), this);

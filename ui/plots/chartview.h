@@ -37,6 +37,8 @@ public:
     // name), else the number.
     void setIntegerKeyTicks(int keyCount, const QStringList& labels = {});
     void setLegendVisible(bool visible);
+    // A colour scale beside the axes (for a colour map), labelled; removed by clearChart.
+    QCPColorScale* showColorScale(const QString& label);
     void finishChart();  // remembers the view for reset, replots
     // Finishes a chart with nothing to plot: empty axes over these ranges, no legend, the message
     // in the middle.
@@ -76,6 +78,8 @@ private:
     QString m_fullTitle;
     QCPLayoutGrid* m_legendRow = nullptr;
     QCPTextElement* m_footnote = nullptr;
+    QCPColorScale* m_colorScale = nullptr;
+    QCPMarginGroup* m_colorScaleMargins = nullptr;
     QString m_fullFootnote;
     QString m_message;
     int m_integerKeys = 0;

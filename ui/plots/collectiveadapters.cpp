@@ -68,10 +68,10 @@ BarChartData collectiveWaitBars(const Collectives& result, const QStringList& ra
 HeatMapData collectiveLatenessMap(const Collectives& result, const QStringList& rankNames)
 {
     HeatMapData data;
-    data.title = tr("Mean lateness at collectives per rank and step (µs)");
+    data.title = tr("Mean lateness at collectives per rank and step");
     data.xLabel = tr("ProfilerStep");
     data.yLabel = tr("Rank");
-    data.valueLabel = tr("µs");
+    data.valueLabel = tr("mean lateness (µs)");
     std::map<int, int> column, row;  // step -> column, RankIndex value -> row
     std::map<int, int> numberOfRow;
     for (const CollectiveRankStats& s : result.perRankStep) {

@@ -30,6 +30,9 @@ BarChartData opChangeBars(const TraceComparison& comparison, const QString& cont
     std::vector<size_t> order(comparison.rows.size());
     std::iota(order.begin(), order.end(), size_t{0});
     const auto change = [&](size_t i) { return std::abs(comparison.diffDurNs(comparison.rows[i])); };
+    // The step annotation is the step itself: its change is the step time's, which the headline
+    // gives; as a bar it would crowd out the ops that made it.
+    std::erase_if(order, [&](size_t i) { return comparison.rows[i].name.starts_with("ProfilerStep#"); });
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return change(a) > change(b); });
     order.resize(std::min(order.size(), size_t(std::max(maxOps, 0))));
     std::erase_if(order, [&](size_t i) { return change(i) == 0.0; });

@@ -1,6 +1,7 @@
 #include "plots/chartview.h"
 #include "plots/plots.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace kscope {
@@ -18,10 +19,17 @@ void drawHeatMap(ChartView& view, const HeatMapData& data)
         return;
     }
     // Cells sit on their index: step i at x = i, rank row j at y = j, labelled with the numbers.
+    // QCustomPlot spans a map's data range from the first cell's centre to the last's; one cell
+    // has no second centre, so its range is the cell itself.
+    const auto cellRange = [](int n) { return n > 1 ? QCPRange(0, n - 1) : QCPRange(-0.5, 0.5); };
     auto* map = new QCPColorMap(view.xAxis, view.yAxis);
     map->data()->setSize(nx, ny);
-    map->data()->setRange(QCPRange(0, std::max(1, nx - 1)), QCPRange(0, std::max(1, ny - 1)));
+    map->data()->setRange(cellRange(nx), cellRange(ny));
     double low = INFINITY, high = -INFINITY;
+    QStringList tooltips = data.tooltips;
+    const bool ownTooltips = tooltips.size() == nx * ny;
+    if (!ownTooltips)
+        tooltips = QStringList(nx * ny, QString());
     for (int y = 0; y < ny; ++y)
         for (int x = 0; x < nx; ++x) {
             const double v = data.values.value(y * nx + x, NAN);
@@ -30,10 +38,44 @@ void drawHeatMap(ChartView& view, const HeatMapData& data)
                 low = std::min(low, v);
                 high = std::max(high, v);
             }
+            if (!ownTooltips)
+                tooltips[y * nx + x] = std::isfinite(v)
+                    ? QStringLiteral("%1 %2, %3 %4: %5 %6")
+                          .arg(data.yLabel, data.yLabels.value(y, QString::number(data.yKeys[y])), data.xLabel)
+                          .arg(data.xKeys[x])
+                          .arg(v, 0, 'g', 6)
+                          .arg(data.valueLabel)
+                    : QObject::tr("no value");
         }
-    map->setGradient(QCPColorGradient(QCPColorGradient::gpThermal));
+    view.setPlottableTooltips(map, tooltips);
+    // Both ends of the colour scale stand out from the white background: a sequential map from
+    // dark blue to yellow (viridis) for magnitudes, blue to red through grey for deviations.
+    QCPColorGradient gradient;
+    QCPRange range;
+    if (data.scale == HeatScale::Diverging) {
+        gradient.setColorStopAt(0.0, QColor(0x21, 0x66, 0xac));
+        gradient.setColorStopAt(0.5, QColor(0xc8, 0xc8, 0xc8));
+        gradient.setColorStopAt(1.0, QColor(0xb2, 0x18, 0x2b));
+        const double reach = std::max({std::isfinite(low) ? std::abs(low) : 0.0,
+                                       std::isfinite(high) ? std::abs(high) : 0.0, data.minimumSpan, 1e-9});
+        range = QCPRange(-reach, reach);
+    } else {
+        gradient.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+        gradient.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+        gradient.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+        gradient.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+        gradient.setColorStopAt(1.0, QColor(0xe3, 0xc8, 0x00));  // a yellow dark enough for white paper
+        const double top = std::isfinite(high) && high > 0 ? high : 1.0;
+        range = QCPRange(std::min(0.0, std::isfinite(low) ? low : 0.0), top);
+    }
+    gradient.setNanHandling(QCPColorGradient::nhTransparent);
+    map->setGradient(gradient);
     map->setInterpolate(false);
-    map->setDataRange(QCPRange(std::isfinite(low) ? low : 0, std::isfinite(high) && high > low ? high : low + 1));
+    QCPColorScale* scale = view.showColorScale(data.valueLabel);
+    map->setColorScale(scale);
+    scale->setGradient(gradient);
+    map->setDataRange(range);
+    scale->setDataRange(range);
     auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
     for (int x = 0; x < nx; ++x)
         xTicks->addTick(x, QString::number(data.xKeys[x]));

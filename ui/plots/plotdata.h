@@ -123,11 +123,20 @@ struct SeriesChartData {
 };
 
 // A grid of values (rank x step): cell (x, y) = values[y * xKeys.size() + x]; NaN = no value.
+// How a heat map's colours span its values.
+enum class HeatScale {
+    FromZero,   // sequential, 0 to the largest value (lateness, durations)
+    Diverging,  // signed deviations: symmetric about 0, at least +-minimumSpan
+};
+
 struct HeatMapData {
     QString title;
     QString xLabel;
     QString yLabel;
-    QString valueLabel;
+    QString valueLabel;         // the colour scale's label, with its unit
+    HeatScale scale = HeatScale::FromZero;
+    double minimumSpan = 0.0;   // Diverging: the scale reaches at least this far from 0
+    QStringList tooltips;       // per cell (row * columns + column); empty: the value and unit
     QVector<double> xKeys;      // step numbers
     QVector<double> yKeys;      // per-rank maps: RankIndex values (see rankChartId)
     QStringList yLabels;        // tick text per row (a mark on stragglers)

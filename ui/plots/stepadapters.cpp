@@ -22,7 +22,7 @@ QString tr(const char* text) { return QCoreApplication::translate("kscope::StepA
 HeatMapData stepTimeMap(const ProfilerSteps& steps, const Stragglers& stragglers, const Run& whole, bool gpu)
 {
     HeatMapData data;
-    data.title = gpu ? tr("GPU time of each step per rank (ms)") : tr("CPU time of each step per rank (ms)");
+    data.title = gpu ? tr("GPU time of each step per rank") : tr("CPU time of each step per rank");
     data.xLabel = tr("ProfilerStep");
     data.yLabel = tr("Rank");
     std::map<int, int> column;  // step number -> column
@@ -39,13 +39,56 @@ HeatMapData stepTimeMap(const ProfilerSteps& steps, const Stragglers& stragglers
                                    != stragglers.ranks.end();
             data.yLabels << (straggler ? tr("%1 ⚑").arg(name) : name);
         }
-    data.values = QVector<double>(data.xKeys.size() * data.yKeys.size(), NAN);
+    const int columns = int(data.xKeys.size());
+    QVector<double> ms(columns * data.yKeys.size(), NAN);
     for (const StepSpan& span : steps.spans) {
         const auto c = column.find(span.step);
         if (c == column.end())
             continue;
-        const double ms = (gpu ? (span.hasGpu() ? double(span.gpuNs()) : NAN) : double(span.cpuNs())) / 1e6;
-        data.values[row[span.rankIndex] * data.xKeys.size() + c->second] = ms;
+        ms[row[span.rankIndex] * columns + c->second] =
+            (gpu ? (span.hasGpu() ? double(span.gpuNs()) : NAN) : double(span.cpuNs())) / 1e6;
+    }
+    // Several ranks: each cell is its step time against the step's median across ranks, so a
+    // slow rank stands out whatever the steps' own variance, and 0.1 % reads as nothing.
+    // One rank: the step times themselves, from 0.
+    const bool relative = data.yKeys.size() > 1;
+    data.values = QVector<double>(ms.size(), NAN);
+    data.tooltips = QStringList(ms.size(), QString());
+    for (int c = 0; c < columns; ++c) {
+        std::vector<double> inStep;
+        for (int r = 0; r < data.yKeys.size(); ++r)
+            if (std::isfinite(ms[r * columns + c]))
+                inStep.push_back(ms[r * columns + c]);
+        std::sort(inStep.begin(), inStep.end());
+        const size_t n = inStep.size();
+        const double median = n == 0 ? NAN : n % 2 ? inStep[n / 2] : (inStep[n / 2 - 1] + inStep[n / 2]) / 2;
+        for (int r = 0; r < data.yKeys.size(); ++r) {
+            const int cell = r * columns + c;
+            const double v = ms[cell];
+            if (!std::isfinite(v)) {
+                data.tooltips[cell] = tr("rank %1, step %2: no %3 time").arg(data.yLabels[r]).arg(data.xKeys[c]).arg(gpu ? tr("GPU") : tr("CPU"));
+                continue;
+            }
+            const double deviation = median > 0 ? 100.0 * (v - median) / median : 0.0;
+            data.values[cell] = relative ? deviation : v;
+            data.tooltips[cell] = relative ? tr("rank %1, step %2: %3 ms (%4%5 % vs the step's median, %6 ms)")
+                                                 .arg(data.yLabels[r])
+                                                 .arg(data.xKeys[c])
+                                                 .arg(v, 0, 'f', 3)
+                                                 .arg(deviation >= 0 ? QStringLiteral("+") : QString())
+                                                 .arg(deviation, 0, 'f', 2)
+                                                 .arg(median, 0, 'f', 3)
+                                           : tr("rank %1, step %2: %3 ms").arg(data.yLabels[r]).arg(data.xKeys[c]).arg(v, 0, 'f', 3);
+        }
+    }
+    if (relative) {
+        data.title = gpu ? tr("GPU time of each step per rank, vs the step's median across ranks")
+                         : tr("CPU time of each step per rank, vs the step's median across ranks");
+        data.valueLabel = tr("vs median (%)");
+        data.scale = HeatScale::Diverging;
+        data.minimumSpan = 5.0;  // within 5 % reads as alike
+    } else {
+        data.valueLabel = tr("step time (ms)");
     }
     if (data.xKeys.isEmpty())
         data.message = steps.error.empty() ? tr("The run has no ProfilerStep") : fmt::qstr(steps.error);

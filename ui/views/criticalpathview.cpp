@@ -85,6 +85,8 @@ protected:
         const QString annotation = option(kAnnotation, QString());
         if (!annotation.isEmpty())
             o.annotation = annotation.toStdString();
+        else if (!hasProfilerSteps())
+            o.annotation = std::string();  // no step to bound the window: the whole trace
         o.instanceStart = o.instanceEnd = int(numberOption(kInstance, 0));
         o.rank = shownRank();
         o.htaCompat = htaCompat();
@@ -155,16 +157,49 @@ protected:
     }
 
 private:
+    bool hasProfilerSteps() const
+    {
+        for (const RankTrace& rank : slice().ranks)
+            if (!rank.steps.empty())
+                return true;
+        return false;
+    }
+
+    // Every note the CLI prints with the path (no cuda_sync events, launches without an edge, ...).
+    QString notesText() const
+    {
+        QStringList notes;
+        for (const std::string& note : m_path->notes)
+            notes << fmt::qstr(note).toHtmlEscaped();
+        if (m_cross)
+            for (const std::string& note : m_cross->notes)
+                if (!notes.contains(fmt::qstr(note).toHtmlEscaped()))
+                    notes << tr("across ranks: %1").arg(fmt::qstr(note).toHtmlEscaped());
+        return notes.isEmpty() ? QString()
+                               : QStringLiteral("<br><span style='color:#7a5a00'>⚠ %1</span>").arg(notes.join(QStringLiteral("; ")));
+    }
+
     QString caption() const
     {
         const CriticalPath& p = *m_path;
         if (!p.error.empty())
-            return tr("Rank %1: %2").arg(shownRankName().toHtmlEscaped(), fmt::qstr(p.error).toHtmlEscaped());
-        QString text = tr("Rank %1, <b>%2</b> #%3: path of %4")
-                           .arg(shownRankName().toHtmlEscaped())
-                           .arg(fmt::elided(fmt::qstr(p.annotation), 40).toHtmlEscaped())
-                           .arg(p.options.instanceStart)
-                           .arg(fmt::duration(double(p.lengthNs)));
+            return tr("Rank %1: %2").arg(shownRankName().toHtmlEscaped(), fmt::qstr(p.error).toHtmlEscaped()) + notesText();
+        // The window by the event that bounds it (the chosen step's own ProfilerStep#N), not the
+        // pattern typed.
+        QString window;
+        if (p.annotation.empty())
+            window = hasProfilerSteps() ? tr("the whole trace") : tr("the whole trace (the run has no ProfilerStep)");
+        else if (p.options.instanceEnd > p.options.instanceStart)
+            window = tr("<b>%1</b> (instances %2-%3 of '%4')")
+                         .arg(fmt::elided(fmt::qstr(p.windowName), 40).toHtmlEscaped())
+                         .arg(p.options.instanceStart)
+                         .arg(p.options.instanceEnd)
+                         .arg(fmt::qstr(p.annotation).toHtmlEscaped());
+        else
+            window = tr("<b>%1</b>").arg(fmt::elided(fmt::qstr(p.windowName), 40).toHtmlEscaped());
+        QString text = tr("Rank %1, %2: path of %3 in a window of %4")
+                           .arg(shownRankName().toHtmlEscaped(), window, fmt::duration(double(p.lengthNs)),
+                                fmt::duration(double(p.windowEndNs - p.windowStartNs)));
         const CpSummaryRow* top = nullptr;
         for (const CpSummaryRow& row : p.summary)
             if (row.bound != CpBound::None && (!top || row.percent > top->percent))
@@ -179,7 +214,7 @@ private:
                     most = &s;
             text += tr(". Across ranks the path spends %1 on rank %2").arg(fmt::percent(most->percent)).arg(most->rank);
         }
-        return text + QLatin1Char('.');
+        return text + QLatin1Char('.') + notesText();
     }
 
     void selectSegment(const CpSegment& segment)

@@ -23,6 +23,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QPushButton>
+#include <QTabWidget>
 #include <QLineEdit>
 
 namespace kscope {
@@ -39,7 +40,9 @@ enum class ChangeFilter { All, Added, Deleted, Changed, Unchanged };
 class DiffView : public AnalysisView {
 public:
     DiffView(const ViewSpec& spec, RunSession* session, QWidget* parent)
-        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_device(new QComboBox(this)),
+        : AnalysisView(spec, session, parent), m_caption(new QLabel(this)), m_headline(new QLabel(this)),
+          m_notes(new QLabel(this)),
+          m_device(new QComboBox(this)),
           m_shortNames(new QCheckBox(tr("Short names"), this)),
           m_allRanksSteps(new QCheckBox(tr("All ranks and steps"), this)), m_changes(new QComboBox(this)),
           m_search(new QLineEdit(this)), m_chart(new ChartView(QStringLiteral("comparison-changes"), this)),
@@ -54,7 +57,11 @@ public:
                                                   pickOnTimeline(first->rank, first->event);
                                           }))
     {
-        makeCaption(m_caption, false);
+        makeCaption(m_caption, true);  // what is compared, and the notes: on a line of its own
+        makeCaption(m_headline, true);
+        makeCaption(m_notes, true);
+        m_notes->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+        m_notes->setTextInteractionFlags(Qt::TextSelectableByMouse);
         m_device->addItem(tr("CPU and GPU"), int(DiffDevice::All));
         m_device->addItem(tr("CPU ops"), int(DiffDevice::Cpu));
         m_device->addItem(tr("GPU kernels"), int(DiffDevice::Gpu));
@@ -67,17 +74,19 @@ public:
         m_search->setClearButtonEnabled(true);
         // Op names as HTA lists them (CPU ops read badly shortened); the kernels' tab shortens.
         m_ops->setWideColumn(QStringLiteral("name"));
+        m_ops->sortByChange(QStringLiteral("diff_duration (us)"));
         m_kernels->setNameColumn(QStringLiteral("name"));
         m_ops->proxy()->setFilterKeyColumn(0);
         m_chart->setMinimumHeight(140);  // eight labelled groups of three bars
 
         // Tabs rather than a split: in a dock the bars and a table each need the whole height.
-        setPage(this, {controlRow(this, {m_caption, m_device, m_shortNames, m_allRanksSteps})},
-                tabPages(this, {{m_chart, tr("Largest changes")},
+        setPage(this, {m_caption, controlRow(this, {m_device, m_shortNames, m_allRanksSteps}, true)},
+                tabPages(this, {{stackedBox(this, {m_headline}, m_chart), tr("Summary")},
                                 {stackedBox(this, {controlRow(this, {m_search, m_changes, m_showOnTimeline})}, m_ops), tr("Ops")},
                                 {m_temporal, tr("Per rank")},
                                 {m_overlap, tr("Overlap")},
-                                {m_kernels, tr("Kernels per rank")}}));
+                                {m_kernels, tr("Kernels per rank")},
+                                {m_notes, tr("Notes")}}));
         addCharts({m_chart});
         addTableViews({m_ops, m_temporal, m_overlap, m_kernels});
 
@@ -162,6 +171,8 @@ protected:
         const QString control = session()->label(RunSide::Control), test = session()->label(RunSide::Test);
         drawBars(*m_chart, opChangeBars(*m_comparison, control, test, 8));
         m_ops->setWideColumn(m_comparison->shortNames ? QStringLiteral("short_name") : QStringLiteral("name"));
+        // HTA's own mode names the column without its unit.
+        m_ops->sortByChange(m_comparison->htaCompat ? QStringLiteral("diff_duration") : QStringLiteral("diff_duration (us)"));
         m_ops->setRowFilter({});  // it reads the table being replaced
         m_ops->setTable(std::make_shared<Table>(compareTracesTable(*m_comparison, control.toStdString(), test.toStdString())));
         m_temporal->setTable(std::make_shared<Table>(diffTemporalTable(*m_summary, control.toStdString(), test.toStdString())));
@@ -170,6 +181,8 @@ protected:
         applyChangeFilter();
         m_caption->setText(captionText());
         m_caption->setToolTip(captionText());
+        m_headline->setText(headlineText());
+        showNotes();
     }
 
     void showMessage(const QString& message) override
@@ -179,6 +192,8 @@ protected:
         m_comparison.reset();
         m_summary.reset();
         m_caption->setText(message);
+        m_headline->clear();
+        m_notes->clear();
     }
 
     QList<TableExport> currentTables() const override
@@ -221,19 +236,84 @@ private:
                 parts << QString::number(x);
             return parts.isEmpty() ? QObject::tr("all") : parts.join(QStringLiteral(", "));
         };
-        QString text = tr("<b>%1</b> (rank %2, step %3) vs <b>%4</b> (rank %5, step %6)")
-                           .arg(session()->label(RunSide::Control).toHtmlEscaped(), list(m_comparison->controlRanks),
-                                list(m_comparison->controlSteps), session()->label(RunSide::Test).toHtmlEscaped(),
-                                list(m_comparison->testRanks), list(m_comparison->testSteps));
+        const auto side = [&](const std::vector<int>& ranks, const std::vector<int>& steps) {
+            return steps.empty() ? tr("rank %1, whole trace").arg(list(ranks))
+                                 : tr("rank %1, step %2").arg(list(ranks), list(steps));
+        };
+        // The ops compare HTA's selection (a rank and a step of each); the per-rank tabs compare
+        // whole runs, or the steps both runs have: say both.
+        const bool disjointSteps = m_summary->steps.empty() && !m_summary->controlOnlySteps.empty()
+            && !m_summary->testOnlySteps.empty();
+        const QString perRank = !m_summary->steps.empty()
+            ? tr("the %n steps in both runs", nullptr, int(m_summary->steps.size()))
+            : disjointSteps ? tr("whole runs (no ProfilerStep is in both)") : tr("whole runs");
+        QString text = tr("Ops: <b>%1</b> (%2) vs <b>%3</b> (%4) · Summary and per rank: %5")
+                           .arg(session()->label(RunSide::Control).toHtmlEscaped(),
+                                side(m_comparison->controlRanks, m_comparison->controlSteps),
+                                session()->label(RunSide::Test).toHtmlEscaped(),
+                                side(m_comparison->testRanks, m_comparison->testSteps), perRank);
+        if (!m_comparison->error.empty())
+            text += QStringLiteral(" <span style='color:#7a5a00'>— %1</span>")
+                        .arg(tr("No result: %1").arg(fmt::qstr(m_comparison->error).toHtmlEscaped()));
+        return text;
+    }
+
+    // Every note of both analyses, as the CLI prints them, one per line.
+    QStringList notes() const
+    {
         QStringList notes;
         for (const std::string& note : m_comparison->notes)
             notes << fmt::qstr(note).toHtmlEscaped();
         for (const std::string& note : m_summary->notes)
-            notes << fmt::qstr(note).toHtmlEscaped();
-        if (!m_comparison->error.empty())
-            notes << tr("No result: %1").arg(fmt::qstr(m_comparison->error).toHtmlEscaped());
-        if (!notes.isEmpty())
-            text += QStringLiteral(" <span style='color:#7a5a00'>— %1</span>").arg(notes.join(QStringLiteral("; ")));
+            if (!notes.contains(fmt::qstr(note).toHtmlEscaped()))
+                notes << fmt::qstr(note).toHtmlEscaped();
+        return notes;
+    }
+
+    void showNotes()
+    {
+        const QStringList all = notes();
+        m_notes->setText(all.isEmpty() ? tr("No notes.") : QStringLiteral("• ") + all.join(QStringLiteral("<br>• ")));
+        auto* tabs = qobject_cast<QTabWidget*>(m_notes->parentWidget() ? m_notes->parentWidget()->parentWidget() : nullptr);
+        if (tabs)
+            tabs->setTabText(tabs->indexOf(m_notes), all.isEmpty() ? tr("Notes") : tr("Notes (%1)").arg(all.size()));
+    }
+
+    // The temporal change first: idle, compute and the rest of the GPU's time, summed over the
+    // rank pairs, and the rank whose idle time moved most.
+    QString headlineText() const
+    {
+        const TemporalChange change = temporalChange(*m_summary);
+        if (change.rankPairs == 0)
+            return tr("No temporal breakdown in both runs: see the notes above");
+        const auto line = [](const QString& what, int64_t control, int64_t test) {
+            const int64_t delta = test - control;
+            QString text = QStringLiteral("<b>%1</b> %2 → %3 (%4%5")
+                               .arg(what, fmt::duration(double(control)), fmt::duration(double(test)),
+                                    delta > 0 ? QStringLiteral("+") : delta < 0 ? QStringLiteral("−") : QString(),
+                                    fmt::duration(double(std::abs(delta))));
+            if (control > 0 && delta != 0)
+                text += QStringLiteral(", %1%2%")
+                            .arg(delta > 0 ? QStringLiteral("+") : QStringLiteral("−"))
+                            .arg(100.0 * double(std::abs(delta)) / double(control), 0, 'f', 1);
+            return text + QStringLiteral(")");
+        };
+        const QString where = change.rankPairs == 1
+            ? tr("rank %1").arg(change.largestIdleChangeControlRank)
+            : tr("summed over %1 ranks").arg(change.rankPairs);
+        QStringList parts = {line(tr("GPU idle"), change.control.idleNs, change.test.idleNs),
+                             line(tr("compute"), change.control.computeNs, change.test.computeNs),
+                             line(tr("communication, memory and sync"), change.control.nonComputeNs,
+                                  change.test.nonComputeNs),
+                             line(tr("GPU span"), change.control.spanNs, change.test.spanNs)};
+        QString text = tr("%1 vs %2, %3: ").arg(session()->label(RunSide::Control).toHtmlEscaped(),
+                                                session()->label(RunSide::Test).toHtmlEscaped(), where)
+            + parts.join(QStringLiteral(" · "));
+        if (change.rankPairs > 1 && change.largestIdleChangeNs != 0)
+            text += tr("<br>Idle moved most on rank %1 (%2%3)")
+                        .arg(change.largestIdleChangeControlRank)
+                        .arg(change.largestIdleChangeNs > 0 ? QStringLiteral("+") : QStringLiteral("−"),
+                             fmt::duration(double(std::abs(change.largestIdleChangeNs))));
         return text;
     }
 
@@ -276,6 +356,8 @@ private:
     }
 
     QLabel* m_caption;
+    QLabel* m_headline;
+    QLabel* m_notes;
     QComboBox* m_device;
     QCheckBox* m_shortNames;
     QCheckBox* m_allRanksSteps;

@@ -14,6 +14,7 @@
 
 #include "analysis/core/kerneldistribution.h"
 #include "analysis/tables/resulttables.h"
+#include "analysis/core/kernelnames.h"
 #include "model/trace.h"
 
 #include <QLabel>
@@ -105,7 +106,14 @@ protected:
             drawBoxes(*m_chart, {.message = top->kernels.empty() ? (top->error.empty() ? tr("No kernels") : fmt::qstr(top->error))
                                                                  : tr("The selected kernel did not run in this step")});
         } else {
-            BoxChartData data = kernelBoxes(*k, fmt::qstr(slice().str(k->name)), rankNames(slice()));
+            // The title is the name the list shows (short, told apart from its neighbours), not
+            // the full name with its middle cut out.
+            const int listRow = m_list->resultModel()->rowOfId(kernel);
+            const int nameColumn = m_list->resultModel()->columnOf(QStringLiteral("name"));
+            const QString shortName = listRow >= 0 && nameColumn >= 0
+                ? m_list->resultModel()->index(listRow, nameColumn).data().toString()
+                : fmt::qstr(distinctShortNames({slice().str(k->name)}).front());
+            BoxChartData data = kernelBoxes(*k, shortName, rankNames(slice()));
             data.footnote = failedRanksNote();
             drawBoxes(*m_chart, data);
             markRanks(m_chart);
