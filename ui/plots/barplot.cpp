@@ -33,6 +33,8 @@ void drawBars(ChartView& view, const BarChartData& data)
     QCPAxis* keyAxis = data.horizontal ? view.yAxis : view.xAxis;
     QCPAxis* valueAxis = data.horizontal ? view.xAxis : view.yAxis;
     setupKeyAxis(view, keyAxis, data);
+    if (data.horizontal && !data.keyLabels.isEmpty())
+        view.fitKeyRows(int(data.keys.size()));
     view.setFootnote(data.footnote);
     valueAxis->setLabel(data.valueLabel);
     valueAxis->grid()->setVisible(true);

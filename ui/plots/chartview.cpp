@@ -158,6 +158,15 @@ void ChartView::setIntegerKeyTicks(int keyCount, const QStringList& labels)
     applyKeyTickDensity();
 }
 
+void ChartView::fitKeyRows(int rows)
+{
+    if (m_baseMinimumHeight < 0)
+        m_baseMinimumHeight = minimumHeight();
+    // Title, legend, value axis and its label take about 90 px; each row a label's height.
+    const int row = QFontMetrics(yAxis->tickLabelFont()).height() + 3;
+    setMinimumHeight(std::max(m_baseMinimumHeight, rows * row + 90));
+}
+
 void ChartView::applyKeyTickDensity()
 {
     if (m_integerKeys <= 0)

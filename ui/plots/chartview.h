@@ -37,6 +37,9 @@ public:
     // name), else the number.
     void setIntegerKeyTicks(int keyCount, const QStringList& labels = {});
     void setLegendVisible(bool visible);
+    // Tall enough for this many labelled rows of a horizontal bar chart (never below the height
+    // the view set first), so their labels do not run into each other.
+    void fitKeyRows(int rows);
     // A colour scale beside the axes (for a colour map), labelled; removed by clearChart.
     QCPColorScale* showColorScale(const QString& label);
     void finishChart();  // remembers the view for reset, replots
@@ -79,6 +82,7 @@ private:
     QCPLayoutGrid* m_legendRow = nullptr;
     QCPTextElement* m_footnote = nullptr;
     QCPColorScale* m_colorScale = nullptr;
+    int m_baseMinimumHeight = -1;
     QCPMarginGroup* m_colorScaleMargins = nullptr;
     QString m_fullFootnote;
     QString m_message;

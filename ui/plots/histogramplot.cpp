@@ -51,9 +51,10 @@ void drawHistogram(ChartView& view, const HistogramData& data)
         QStringList tooltips;
         for (int b = 0; b < keys.size(); ++b) {
             const int bin = std::min(b, static_cast<int>(series.counts.size()) - 1);
-            tooltips.push_back(QObject::tr("%1: %2 gaps of %3 – %4 µs")
-                                   .arg(series.name)
+            tooltips.push_back(QObject::tr("%1%2 %3 of %4 – %5 µs")
+                                   .arg(series.name.isEmpty() ? QString() : series.name + QStringLiteral(": "))
                                    .arg(series.counts.value(bin))
+                                   .arg(data.countNoun)
                                    .arg(data.edges.value(bin), 0, 'g', 4)
                                    .arg(data.edges.value(bin + 1), 0, 'g', 4));
         }
@@ -65,7 +66,11 @@ void drawHistogram(ChartView& view, const HistogramData& data)
         top = std::max(top, v);
     view.xAxis->setRange(data.edges.front(), data.edges.back());
     view.yAxis->setRange(0, top > 0 ? top * 1.08 : 1.0);
-    view.setLegendVisible(true);
+    // As many key ticks as fit ("2000040000" is four labels run together on a narrow chart).
+    if (!data.logKeys)
+        view.xAxis->ticker()->setTickCount(std::clamp(view.width() / 70, 3, 6));
+    // One series needs no legend: its title says what it is.
+    view.setLegendVisible(data.series.size() > 1);
     view.finishChart();
 }
 

@@ -19,15 +19,13 @@ namespace {
 
 QString tr(const char* text) { return QCoreApplication::translate("kscope::LaunchAdapters", text); }
 
-// Step series of one rank on a shared time origin, thinned for drawing.
+// Step series of one rank from the run's time origin (its first event, as every view counts),
+// thinned for drawing.
 template <typename Series, typename Name, typename Value>
-SeriesChartData stepLines(const std::vector<Series>& all, RankIndex rank, int buckets, Name name, Value value)
+SeriesChartData stepLines(const std::vector<Series>& all, RankIndex rank, int64_t origin, int buckets, Name name,
+                          Value value)
 {
     SeriesChartData data;
-    int64_t origin = std::numeric_limits<int64_t>::max();
-    for (const Series& s : all)
-        if (s.rankIndex == rank && !s.tsNs.empty())
-            origin = std::min(origin, s.tsNs.front());
     int index = 0;
     for (const Series& s : all) {
         if (s.rankIndex != rank || s.tsNs.empty())
@@ -43,7 +41,7 @@ SeriesChartData stepLines(const std::vector<Series>& all, RankIndex rank, int bu
         downsampleSteps(keys, values, buckets, line.keys, line.values);
         data.series.push_back(std::move(line));
     }
-    data.keyLabel = tr("Time since the first point (ms)");
+    data.keyLabel = tr("Time since the run's first event (ms)");
     return data;
 }
 
@@ -52,7 +50,7 @@ SeriesChartData stepLines(const std::vector<Series>& all, RankIndex rank, int bu
 HistogramData launchHistogramData(const LaunchHistogram& histogram, const QString& title, const QString& keyLabel)
 {
     HistogramData data;
-    data.title = tr("%1 (%2)").arg(title, fmt::count(histogram.total, "launch", "launches"));
+    data.title = tr("%1 (%2)").arg(title).arg(histogram.total);  // the axis says they are launches
     data.keyLabel = keyLabel;
     data.valueLabel = tr("Launches");
     if (histogram.edgesUs.size() < 2) {
@@ -60,17 +58,19 @@ HistogramData launchHistogramData(const LaunchHistogram& histogram, const QStrin
         return data;
     }
     data.edges = QVector<double>(histogram.edgesUs.begin(), histogram.edgesUs.end());
-    HistogramSeries series{tr("launches"), palette::idleTime(), {}};
+    data.countNoun = tr("launches");
+    HistogramSeries series{QString(), palette::idleTime(), {}};
     for (int64_t count : histogram.counts)
         series.counts.push_back(double(count));
     data.series.push_back(series);
     return data;
 }
 
-SeriesChartData queueSeriesData(const QueueLength& result, RankIndex rank, const QString& rankName, int buckets)
+SeriesChartData queueSeriesData(const QueueLength& result, RankIndex rank, const QString& rankName, int64_t originNs,
+                                int buckets)
 {
     SeriesChartData data = stepLines(
-        result.series, rank, buckets, [](const QueueSeries& s) { return tr("stream %1").arg(s.stream); },
+        result.series, rank, originNs, buckets, [](const QueueSeries& s) { return tr("stream %1").arg(s.stream); },
         [](const QueueSeries& s, size_t i) { return double(s.length[i]); });
     data.title = tr("Launch queue length on rank %1").arg(rankName);
     data.valueLabel = tr("Queued launches");
@@ -80,10 +80,11 @@ SeriesChartData queueSeriesData(const QueueLength& result, RankIndex rank, const
     return data;
 }
 
-SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, RankIndex rank, const QString& rankName, int buckets)
+SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, RankIndex rank, const QString& rankName,
+                                    int64_t originNs, int buckets)
 {
     SeriesChartData data = stepLines(
-        result.series, rank, buckets, [](const MemoryBwSeries& s) { return fmt::qstr(s.kind); },
+        result.series, rank, originNs, buckets, [](const MemoryBwSeries& s) { return fmt::qstr(s.kind); },
         [](const MemoryBwSeries& s, size_t i) { return s.gbps[i]; });
     data.title = tr("Memory copy bandwidth on rank %1").arg(rankName);
     data.valueLabel = tr("GB/s");

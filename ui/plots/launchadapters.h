@@ -13,7 +13,10 @@ HistogramData launchHistogramData(const LaunchHistogram& histogram, const QStrin
 // Queue length per stream and bandwidth per copy kind of one rank, as step lines over time (ms
 // from the earliest point shown), thinned to about `buckets` buckets each.
 // rank: the number on the result's series (asked for one rank trace); rankName: how the title names it.
-SeriesChartData queueSeriesData(const QueueLength& result, RankIndex rank, const QString& rankName, int buckets);
-SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, RankIndex rank, const QString& rankName, int buckets);
+// Times from originNs: the run's first event (Run::minTsNs), the origin of every view.
+SeriesChartData queueSeriesData(const QueueLength& result, RankIndex rank, const QString& rankName, int64_t originNs,
+                                int buckets);
+SeriesChartData bandwidthSeriesData(const MemoryBandwidth& result, RankIndex rank, const QString& rankName,
+                                    int64_t originNs, int buckets);
 
 } // namespace kscope

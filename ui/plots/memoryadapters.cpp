@@ -26,7 +26,7 @@ SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, R
     // The result was asked for this one rank trace: its devices carry its number.
     const int rank = run.at(shown).rank;
     data.title = tr("GPU memory on rank %1").arg(fmt::qstr(run.rankName(shown)));
-    data.keyLabel = tr("Time (ms)");
+    data.keyLabel = tr("Time since the run's first event (ms)");
     data.steps = true;
     int64_t top = 0;
     for (const MemoryDevice& d : result.devices)

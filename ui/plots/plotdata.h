@@ -85,6 +85,7 @@ struct HistogramData {
     QVector<double> edges;  // bins + 1
     QVector<HistogramSeries> series;
     bool logKeys = false;
+    QString countNoun = QStringLiteral("gaps");  // what a bin counts, in its tooltip
     QString footnote;
     QString message;
 };

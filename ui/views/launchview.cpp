@@ -60,11 +60,12 @@ public:
         m_outliers->setNameColumn(QStringLiteral("name"));
         for (ChartView* chart : {m_short, m_runtime, m_delay})
             chart->setMinimumSize(140, 100);  // three side by side must not widen the dock
+        // The histograms get a page of their own: under a table they were 60 px tall.
         setPage(this,
                 {controlRow(this, {m_rankLabel, tr("Runtime >"), m_runtimeCutoff, tr("Delay >"), m_delayCutoff, m_memory})},
-                splitOf(this, Qt::Vertical,
-                        {splitOf(this, Qt::Horizontal, {m_short, m_runtime, m_delay}),
-                         tabPages(this, {{stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_outliers), tr("Outliers")}, {m_apis, tr("Launches per API")}})}));
+                tabPages(this, {{splitOf(this, Qt::Horizontal, {m_short, m_runtime, m_delay}), tr("Histograms")},
+                                {stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_outliers), tr("Outliers")},
+                                {m_apis, tr("Launches per API")}}));
         addCharts({m_short, m_runtime, m_delay});
         addTableViews({m_outliers, m_apis});
         connect(m_runtimeCutoff, &QDoubleSpinBox::editingFinished, this, [this] { setOption(kRuntimeCutoff, m_runtimeCutoff->value()); });

@@ -97,7 +97,11 @@ private:
         html += QStringLiteral("<tr>") + cell(tr("Ranks"), QString::number(s.ranks))
             + cell(tr("Devices"), devices.isEmpty() ? tr("unknown") : devices.join(QStringLiteral(", "))) + QStringLiteral("</tr>");
         html += QStringLiteral("<tr>") + cell(selection()->step() >= 0 ? tr("Step") : tr("Steps"), stepsText(s.steps))
-            + cell(tr("Span"), fmt::duration(double(s.lastNs - s.firstNs))) + QStringLiteral("</tr>");
+            + cell(tr("Span"), tr("%1 (at %2 – %3)")
+                                   .arg(fmt::duration(double(s.lastNs - s.firstNs)),
+                                        fmt::duration(double(s.firstNs - run->minTsNs)),
+                                        fmt::duration(double(s.lastNs - run->minTsNs))))
+            + QStringLiteral("</tr>");
         html += QStringLiteral("<tr>") + cell(tr("Events"), tr("%1 (%2 on GPU)").arg(c.toString(qulonglong(s.events)),
                                                                                   c.toString(qulonglong(s.gpuEvents))))
             + cell(tr("Streams"), tr("%1 (≤ %2 per rank)").arg(s.streams).arg(s.maxStreamsPerRank)) + QStringLiteral("</tr>");
@@ -109,6 +113,8 @@ private:
         html += QStringLiteral("</table>");
         m_summary->setText(html);
         QString tip = fmt::qstr(run->folder.string());
+        tip += tr("\nEvery time in every view counts from the run's first event (as HTA's min_ts), %1 ns.")
+                   .arg(run->minTsNs);
         if (s.eventsTrimmed > 0)
             tip += tr("\nThe last ProfilerStep and what follows it are left out, as HTA trims them: %1 events, %2 of "
                       "them kernels, memcpys and memsets, %3 [memory] events.")

@@ -37,13 +37,14 @@ public:
         m_bandwidth->setMinimumHeight(120);
         for (ResultTableView* table : {m_queueStats, m_blocked, m_bandwidthStats})
             table->setMinimumWidth(120);
+        // Each chart a page of the dock's full size: beside the tables they were 200 px wide,
+        // their legends cut to "st st st".
         setPage(this, {m_rankLabel},
-                splitOf(this, Qt::Horizontal,
-                        {splitOf(this, Qt::Vertical, {m_queue, m_bandwidth}),
-                         tabPages(this, {{m_queueStats, tr("Queue length")},
-                                         {m_blocked, tr("Full queue")},
-                                         {m_bandwidthStats, tr("Bandwidth")}})},
-                        {3, 2}));
+                tabPages(this, {{m_queue, tr("Queue")},
+                                {m_bandwidth, tr("Bandwidth")},
+                                {m_queueStats, tr("Queue stats")},
+                                {m_blocked, tr("Full queue")},
+                                {m_bandwidthStats, tr("Bandwidth stats")}}));
         addCharts({m_queue, m_bandwidth});
         addTableViews({m_queueStats, m_blocked, m_bandwidthStats});
         refresh();
@@ -68,8 +69,9 @@ protected:
         m_queueResult = results.share(queueRequest());
         m_bandwidthResult = results.share(bandwidthRequest());
         m_rankLabel->setText(tr("<b>Rank %1</b> (select another in a chart or the toolbar)").arg(shownRankName().toHtmlEscaped()));
-        drawSeries(*m_queue, queueSeriesData(*m_queueResult, shownRank(), shownRankName(), kBuckets));
-        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, shownRank(), shownRankName(), kBuckets));
+        const int64_t origin = session()->run()->minTsNs;  // the whole run's, whatever step is shown
+        drawSeries(*m_queue, queueSeriesData(*m_queueResult, shownRank(), shownRankName(), origin, kBuckets));
+        drawSeries(*m_bandwidth, bandwidthSeriesData(*m_bandwidthResult, shownRank(), shownRankName(), origin, kBuckets));
         m_queueStats->setTable(std::make_shared<Table>(queueSummaryTable(*m_queueResult)));
         m_blocked->setTable(std::make_shared<Table>(queueBlockedTable(*m_queueResult)));
         m_bandwidthStats->setTable(std::make_shared<Table>(memoryBwSummaryTable(*m_bandwidthResult)));
