@@ -11,6 +11,7 @@
 #include <QFile>
 #include <QImage>
 #include <QRegularExpression>
+#include <QStandardPaths>
 #include <QtTest>
 
 using namespace kscope;
@@ -22,6 +23,7 @@ private slots:
     void writesEveryChartAndTable();
     void missingRunFails();
     void quietWithoutRuntimeDir();
+    void readsInARealBrowser();
 };
 
 void TestReport::writesEveryChartAndTable()
@@ -50,6 +52,13 @@ void TestReport::writesEveryChartAndTable()
         }
     }
     QVERIFY(images >= 10);
+    // The headline comes first: the step time, the stragglers, every rank's temporal numbers.
+    const qsizetype head = html.indexOf(QLatin1String("<h2>Headline</h2>"));
+    QVERIFY(head > 0 && head < html.indexOf(QLatin1String("<h2>Import issues</h2>")));
+    QVERIFY(html.contains(QLatin1String("<b>Step time</b>")));
+    QVERIFY2(html.contains(QLatin1String("Potential stragglers</b> (HTA's late-start rule): rank 5")), "the sample run's straggler");
+    for (int rank = 0; rank < 8; ++rank)
+        QVERIFY2(html.contains(QStringLiteral("<tr><td>%1</td>").arg(rank)), qPrintable(QString::number(rank)));
     // The tables are the CLI's own output.
     for (const char* command : {"temporal", "overlap", "kernel-types"}) {
         std::string cliCsv;
@@ -82,6 +91,38 @@ void TestReport::quietWithoutRuntimeDir()
     QCOMPARE(code, 0);
     QVERIFY2(output.find("XDG_RUNTIME_DIR") == std::string::npos, output.c_str());
     QVERIFY(std::filesystem::exists(dir / "out" / "index.html"));
+}
+
+// The report as a reader opens it: Debian's Chromium, headless, draws index.html with its charts.
+void TestReport::readsInARealBrowser()
+{
+    const QString chromium = QStandardPaths::findExecutable(QStringLiteral("chromium"));
+    if (chromium.isEmpty())
+        QSKIP("Debian's chromium is not installed (packaging/install-deps.sh installs it)");
+    const auto dir = scratchDir("kscope-report-browser");
+    std::string output;
+    QCOMPARE(runCommand(cliPath().string() + " report " + KSCOPE_SAMPLE_RUN_DIR + " --out " + (dir / "out").string()
+                            + " 2>/dev/null",
+                        output),
+             0);
+    const auto shot = dir / "page.png";
+    QCOMPARE(runCommand("timeout 120 " + chromium.toStdString()
+                            + " --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1200,2400"
+                              " --screenshot=" + shot.string() + " file://" + (dir / "out" / "index.html").string()
+                            + " >/dev/null 2>&1",
+                        output),
+             0);
+    const QImage page(QString::fromStdString(shot.string()));
+    QVERIFY2(!page.isNull(), "chromium wrote no screenshot");
+    QCOMPARE(page.width(), 1200);
+    // The headline's table and the first charts are drawn: the page is not one colour of text.
+    QVERIFY2(distinctColours(page) > 50, qPrintable(QString::number(distinctColours(page))));
+    // The temporal breakdown's bars: its compute colour is on the page, so the image loaded.
+    bool bars = false;
+    for (int y = 0; y < page.height() && !bars; y += 4)
+        for (int x = 0; x < page.width() && !bars; x += 4)
+            bars = page.pixelColor(x, y).red() > 220 && page.pixelColor(x, y).green() < 110 && page.pixelColor(x, y).blue() < 90;
+    QVERIFY2(bars, "the charts did not load");
 }
 
 QTEST_MAIN(TestReport)

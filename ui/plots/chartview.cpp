@@ -88,12 +88,12 @@ namespace {
 constexpr int kColorScaleWidth = 90;  // a colour scale's bar, its tick labels and its label
 } // namespace
 
-void ChartView::updateTitleText()
+void ChartView::updateTitleText(int forWidth)
 {
     // A title wider than the chart would widen the layout past the widget and clip both ends.
     // A colour scale takes a column of its own beside the axes; the title and footnote rows
     // only have the axes' column.
-    const int room = std::max(60, width() - 24 - (m_colorScale ? kColorScaleWidth : 0));
+    const int room = std::max(60, (forWidth > 0 ? forWidth : width()) - 24 - (m_colorScale ? kColorScaleWidth : 0));
     const QFontMetrics metrics(m_title->font());
     m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, room));
     if (m_footnote)
@@ -167,7 +167,7 @@ void ChartView::fitKeyRows(int rows)
     setMinimumHeight(std::max(m_baseMinimumHeight, rows * row + 90));
 }
 
-void ChartView::applyKeyTickDensity()
+void ChartView::applyKeyTickDensity(QSize forSize)
 {
     if (m_integerKeys <= 0)
         return;
@@ -178,7 +178,10 @@ void ChartView::applyKeyTickDensity()
     // Room for the widest label plus a gap per tick; QCustomPlot rounds the step to a multiple of 1.
     const QFontMetrics metrics(keyAxis->tickLabelFont());
     const int label = std::max(m_integerKeyLabelWidth, metrics.horizontalAdvance(QString::number(m_integerKeys))) + 10;
-    const int room = m_keyAxisIsX ? std::max(1, axisRect()->width()) : std::max(1, axisRect()->height());
+    // An export at another size: the axes grow or shrink by what the widget would.
+    const QSize grow = forSize.isValid() ? forSize - size() : QSize(0, 0);
+    const int room = m_keyAxisIsX ? std::max(1, axisRect()->width() + grow.width())
+                                  : std::max(1, axisRect()->height() + grow.height());
     const int perLabel = m_keyAxisIsX ? label : metrics.height() + 4;
     ticker->setTickCount(std::max(2, std::min(m_integerKeys + 1, room / perLabel)));
 }
@@ -372,13 +375,16 @@ void ChartView::resetView()
 bool ChartView::exportImage(const QString& path, int width, int height, QString* error)
 {
     QString reason = overwriteRefusal(path);
-    // The title was elided to the widget; an export may be wider.
-    const QFontMetrics metrics(m_title->font());
-    m_title->setText(metrics.elidedText(m_fullTitle, Qt::ElideMiddle, std::max(60, (width > 0 ? width : this->width()) - 24)));
+    // Title, footnote and key ticks were fitted to the widget; an export may be wider (a report
+    // labels every rank and keeps its footnotes whole).
+    const QSize exportSize(width > 0 ? width : this->width(), height > 0 ? height : this->height());
+    updateTitleText(exportSize.width());
+    applyKeyTickDensity(exportSize);
     if (reason.isEmpty())
         reason = path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? writePdf(path, width, height)
                                                                             : writeRaster(path, width, height);
     updateTitleText();
+    applyKeyTickDensity();
     replot(rpQueuedReplot);
     if (!reason.isEmpty() && error)
         *error = QStringLiteral("%1: %2").arg(path, reason);

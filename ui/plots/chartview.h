@@ -73,8 +73,8 @@ private:
     void showContextMenu(const QPoint& pos);
     void exportWithDialog(bool pdf, bool askSize);
     void updateHighlight();
-    void updateTitleText();
-    void applyKeyTickDensity();
+    void updateTitleText(int forWidth = 0);         // 0: the widget's width
+    void applyKeyTickDensity(QSize forSize = {});  // invalid: the widget's size
 
     QString m_exportName;
     QCPTextElement* m_title = nullptr;

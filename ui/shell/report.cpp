@@ -9,6 +9,8 @@
 
 #include "analysis/tables/resulttables.h"
 #include "analysis/core/runsummary.h"
+#include "analysis/core/temporalbreakdown.h"
+#include "analysis/patterns/steps.h"
 #include "model/trace.h"
 
 #include <QCoreApplication>
@@ -16,6 +18,9 @@
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileInfo>
+
+#include <algorithm>
+#include <map>
 
 namespace kscope {
 
@@ -47,6 +52,92 @@ QString runFacts(const Run& run, const QString& path)
              QString::number(s.events), fmt::bytes(s.compressedBytes),
              run.htaCompat ? QStringLiteral("HTA-compatible") : QStringLiteral("exact (ns)"),
              devices.isEmpty() ? QString() : QStringLiteral(", ") + devices.join(QStringLiteral(", ")).toHtmlEscaped());
+}
+
+double medianOf(std::vector<double> values)
+{
+    if (values.empty())
+        return 0.0;
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// What a reader wants before any chart: the step time, who is slow, and where every rank's GPU
+// time went.
+QString headline(const Run& run)
+{
+    QString html = QStringLiteral("<h2>Headline</h2>");
+    const ProfilerSteps steps = profilerSteps(run);
+    std::vector<double> all;
+    std::map<int, std::vector<double>> perRank;
+    for (const StepSpan& span : steps.spans) {
+        const double ns = double(span.hasGpu() ? span.gpuNs() : span.cpuNs());
+        all.push_back(ns);
+        perRank[span.rank].push_back(ns);
+    }
+    if (all.empty()) {
+        html += QStringLiteral("<p>No ProfilerStep: step times cannot be given; the numbers below cover the whole trace.</p>");
+    } else {
+        const auto [low, high] = std::minmax_element(all.begin(), all.end());
+        int slowest = perRank.begin()->first;
+        double slowestMedian = 0.0;
+        for (const auto& [rank, times] : perRank)
+            if (const double m = medianOf(times); m > slowestMedian) {
+                slowest = rank;
+                slowestMedian = m;
+            }
+        const double median = medianOf(all);
+        html += QStringLiteral("<p><b>Step time</b> %1 (median of %2 steps × %3; %4 – %5).")
+                    .arg(fmt::duration(median))
+                    .arg(steps.steps.size())
+                    .arg(fmt::count(qint64(perRank.size()), "rank", "ranks"))
+                    .arg(fmt::duration(*low), fmt::duration(*high));
+        // A slowest rank only when it is slower by more than noise.
+        if (perRank.size() > 1 && slowestMedian > 1.02 * median)
+            html += QStringLiteral(" <b>Slowest rank</b>: %1 (median %2, %3 above the run's).")
+                        .arg(slowest)
+                        .arg(fmt::duration(slowestMedian), fmt::percent(100.0 * (slowestMedian / median - 1.0)));
+        else if (perRank.size() > 1)
+            html += QStringLiteral(" Every rank's median step time is within 2% of the run's.");
+        const Stragglers stragglers = potentialStragglers(run, {.htaCompat = run.htaCompat});
+        if (!stragglers.ranks.empty()) {
+            QStringList ranks;
+            for (int r : stragglers.ranks)
+                ranks << QString::number(r);
+            html += QStringLiteral(" <b>Potential stragglers</b> (HTA's late-start rule): rank %1.").arg(ranks.join(QStringLiteral(", ")));
+        }
+        html += QStringLiteral("</p>");
+    }
+    const TemporalBreakdown temporal = temporalBreakdown(run, {.htaCompat = run.htaCompat});
+    if (!temporal.error.empty()) {
+        html += QStringLiteral("<p>No temporal breakdown: %1</p>").arg(fmt::qstr(temporal.error).toHtmlEscaped());
+        return html;
+    }
+    html += QStringLiteral("<table><tr><th>rank</th><th>GPU span</th><th>idle</th><th>compute</th><th>communication, "
+                           "memory, sync</th><th>idle %</th></tr>");
+    // Many ranks: those with the most idle time, said so.
+    std::vector<const TemporalBreakdownRow*> rows;
+    for (const TemporalBreakdownRow& row : temporal.rows)
+        rows.push_back(&row);
+    constexpr size_t kMaxRows = 32;
+    const bool cut = rows.size() > kMaxRows;
+    if (cut) {
+        std::stable_sort(rows.begin(), rows.end(), [](auto* a, auto* b) { return a->idleNs > b->idleNs; });
+        rows.resize(kMaxRows);
+    }
+    for (const TemporalBreakdownRow* row : rows)
+        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td></tr>")
+                    .arg(row->rank)
+                    .arg(fmt::duration(double(row->spanNs)), fmt::duration(double(row->idleNs)),
+                         fmt::duration(double(row->computeNs)), fmt::duration(double(row->nonComputeNs)),
+                         fmt::percent(row->idlePctg));
+    html += QStringLiteral("</table>");
+    if (cut)
+        html += QStringLiteral("<p>The %1 ranks with the most idle time of %2; temporal.csv has every rank.</p>")
+                    .arg(kMaxRows)
+                    .arg(temporal.rows.size());
+    return html;
 }
 
 } // namespace
@@ -92,6 +183,7 @@ ReportOutput writeReport(const ReportInput& input, const QString& outDir)
     html += runFacts(*input.run, input.path);
     if (input.compare)
         html += QStringLiteral("<p>Compared with:</p>") + runFacts(*input.compare, input.comparePath);
+    html += headline(*input.run);
     const Table issues = importIssuesTable(*input.run);
     html += QStringLiteral("<h2>Import issues</h2>")
         + (issues.rows.empty() ? QStringLiteral("<p>None: every file was read whole.</p>") : htmlTable(issues));
