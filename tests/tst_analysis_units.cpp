@@ -3,6 +3,7 @@
 // moc cannot parse <stop_token>'s concepts (runbuilder.h includes the loader); it needs none of these.
 #ifndef Q_MOC_RUN
 #include "analysis/htanumerics.h"
+#include "analysis/resulttable.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/intervals.h"
 #include "analysis/core/kernelbreakdown.h"
@@ -145,6 +146,17 @@ void TestAnalysisUnits::distinctShortNamesTellKernelsApart()
          "ncclDevKernel_AllReduce_Sum_f32_RING_SIMPLE(ncclDevKernelArgsStorage<4096ul>)"});
     QVERIFY2(nccl[0] != nccl[1], nccl[0].c_str());
     QVERIFY2(nccl[0].find("LL") != std::string::npos && nccl[1].find("SIMPLE") != std::string::npos, nccl[1].c_str());
+    // An exported kernel table carries the short name beside the full one.
+    Table table;
+    table.columns = {"rank", "name", "sum"};
+    table.addRow({int64_t{0}, a, 1.0});
+    table.addRow({int64_t{1}, b, 2.0});
+    const Table exported = withShortNameColumn(table, "name");
+    QCOMPARE(exported.columnNames(), (std::vector<std::string>{"rank", "name", "short_name", "sum"}));
+    QCOMPARE(std::get<std::string>(exported.rows[0][2]), tensile[0]);
+    QCOMPARE(std::get<std::string>(exported.rows[1][1]), b);
+    QCOMPARE(withShortNameColumn(exported, "name").columns.size(), size_t{4});  // once
+    QCOMPARE(withShortNameColumn(table, "kernel").columns.size(), size_t{3});   // no such column
 }
 
 void TestAnalysisUnits::intervalUnion_data()

@@ -448,6 +448,19 @@ void TestCriticalPath::defaultModeKeepsNanoseconds()
     // The breakdown names our own event index too; the default mode's event_idx is ours.
     const Table breakdown = criticalPathBreakdownTable(*run, exact);
     QVERIFY(column(breakdown, "event") >= 0);
+    // Units on every time column; each segment's start from the run's first event, in path order.
+    QCOMPARE(breakdown.columnNames()[1], std::string("start (us)"));
+    QCOMPARE(breakdown.columnNames()[2], std::string("duration (us)"));
+    double previous = -1.0;
+    for (const auto& row : breakdown.rows) {
+        const double start = std::get<double>(row[1]);
+        QVERIFY(start >= previous);
+        previous = start;
+    }
+    // The window is named by its own event; no blank bound row in the default mode.
+    QCOMPARE(exact.windowName, std::string("ProfilerStep#1"));
+    for (const auto& row : summary.rows)
+        QVERIFY(!std::get<std::string>(row[0]).empty());
 }
 
 void TestCriticalPath::options()

@@ -1,6 +1,7 @@
 #include "analysis/core/kernelnames.h"
 
 #include "analysis/core/kerneltype.h"
+#include "analysis/resulttable.h"
 
 #include <cxxabi.h>
 
@@ -188,6 +189,26 @@ std::vector<std::string> distinctShortNames(const std::vector<std::string_view>&
     for (size_t d : rowToDistinct)
         shortNames.push_back(shortOfDistinct[d]);
     return shortNames;
+}
+
+Table withShortNameColumn(Table table, const std::string& nameColumn)
+{
+    const auto name = std::find(table.columns.begin(), table.columns.end(), nameColumn);
+    if (name == table.columns.end() || std::find(table.columns.begin(), table.columns.end(), "short_name") != table.columns.end())
+        return table;
+    const size_t at = static_cast<size_t>(name - table.columns.begin());
+    std::vector<std::string_view> names;
+    names.reserve(table.rows.size());
+    for (const std::vector<Cell>& row : table.rows) {
+        const auto* text = at < row.size() ? std::get_if<std::string>(&row[at]) : nullptr;
+        names.push_back(text ? std::string_view(*text) : std::string_view());
+    }
+    const std::vector<std::string> shortNames = distinctShortNames(names);
+    table.columns.insert(table.columns.begin() + static_cast<std::ptrdiff_t>(at) + 1, TableColumn("short_name"));
+    for (size_t r = 0; r < table.rows.size(); ++r)
+        if (at < table.rows[r].size())
+            table.rows[r].insert(table.rows[r].begin() + static_cast<std::ptrdiff_t>(at) + 1, Cell{shortNames[r]});
+    return table;
 }
 
 } // namespace kscope

@@ -13,4 +13,10 @@ namespace kscope {
 // short names; "::::" left by a dropped anonymous namespace reads "::".
 std::vector<std::string> distinctShortNames(const std::vector<std::string_view>& fullNames);
 
+struct Table;
+// The table with a "short_name" column after `nameColumn` (its names' distinctShortNames): an
+// exported kernel table reads like the screen and still carries the full names. Unchanged when
+// it has no such column or already has short names.
+Table withShortNameColumn(Table table, const std::string& nameColumn);
+
 } // namespace kscope

@@ -1,6 +1,7 @@
 #include "analysis/operators/eventquery.h"
 
 #include "analysis/core/gpuactivity.h"
+#include "analysis/operators/memory.h"
 
 #include <algorithm>
 #include <array>
@@ -157,9 +158,9 @@ std::vector<Cell> eventCells(const Run& run, const RankTrace& rank, EventIndex e
     if (me) {
         row.emplace_back(me->totalAllocated);
         row.emplace_back(me->totalReserved);
-        row.emplace_back(me->deviceType == 1 ? "cuda:" + std::to_string(me->deviceId)
-                             : me->deviceType == 0 ? std::string("cpu")
-                                                   : "type" + std::to_string(me->deviceType) + ":" + std::to_string(me->deviceId));
+        // One naming of devices with the memory views ("hip:0" on ROCm, not "type6:0").
+        row.emplace_back(toString(MemoryDeviceId{.type = static_cast<int8_t>(me->deviceType),
+                                                 .index = static_cast<int8_t>(me->deviceId)}));
     } else {
         row.emplace_back();
         row.emplace_back();

@@ -58,12 +58,18 @@ Table criticalPathBreakdownTable(const Run& run, const CriticalPath& result)
     Table table;
     const bool hta = result.options.htaCompat;
     table.columns = {"event_idx", micros(hta ? "duration" : "duration (us)"), "type", "s_name", "cat", "pid", "tid", "stream", "index", "bound_by", "event"};
+    if (!hta)  // where each segment starts, from the run's first event: the path reads in time order
+        table.columns.insert(table.columns.begin() + 1, micros("start (us)"));
     const RankTrace* rank = run.has(result.rankIndex) ? &run.at(result.rankIndex) : nullptr;
     for (const CpSegment& s : result.segments) {
         std::vector<Cell> row;
         const bool has = rank && s.event != kNoEvent;
         const int64_t index = has ? result.eventId(s.event) : -1;
         row.push_back(has ? Cell{index} : Cell{});
+        if (!hta) {
+            const bool known = s.edge < result.edges.size() && result.edges[s.edge].src < result.nodes.size();
+            row.push_back(known ? us(result.nodes[result.edges[s.edge].src].tsNs - run.minTsNs) : Cell{});
+        }
         row.push_back(us(s.durationNs));
         row.emplace_back(std::string(toString(s.type)));
         if (has) {

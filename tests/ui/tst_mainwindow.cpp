@@ -419,6 +419,8 @@ void TestMainWindow::corruptFileListedOthersShown()
     QCOMPARE(issuesTable->horizontalHeader()->visualIndex(issuesTable->resultModel()->columnOf(QStringLiteral("message"))), 1);
     QVERIFY(!w().bannerText().isEmpty());
     QVERIFY(!w().bannerText().contains(QStringLiteral("(s)")));  // "1 file", not "1 file(s)"
+    // The banner says what the issue is: the file and its reason.
+    QVERIFY2(w().bannerText().contains(QStringLiteral("rank3.pt.trace.json: ")), qPrintable(w().bannerText()));
     QVERIFY(w().dock(QStringLiteral("issues"))->isVisible());
     ChartView* temporal = w().view(QStringLiteral("temporal"))->charts().front();
     QCOMPARE(pointCount(temporal), 3);

@@ -33,6 +33,7 @@ private slots:
     void collidingShortNamesAreToldApart();
     void downsampledStepsKeepPeaks();
     void heatMapCellsSitOnTheirTicks();
+    void exportsLeaveTheSelectionOut();
 
 private:
     std::shared_ptr<const Run> m_run;
@@ -234,6 +235,36 @@ void TestUiModels::heatMapCellsSitOnTheirTicks()
     drawHeatMap(view, HeatMapData{.message = QStringLiteral("nothing")});
     for (int e = 0; e < view.plotLayout()->elementCount(); ++e)
         QVERIFY(!qobject_cast<QCPColorScale*>(view.plotLayout()->elementAt(e)));
+}
+
+// A bar picked on screen is the user's, not the chart's: exports leave its highlight out unless
+// asked.
+void TestUiModels::exportsLeaveTheSelectionOut()
+{
+    ChartView view(QStringLiteral("bars"));
+    view.resize(300, 300);  // narrow on screen: its ticks thin out
+    BarChartData data;
+    data.title = QStringLiteral("Per rank");
+    data.keyLabel = QStringLiteral("Rank");
+    for (int r = 0; r < 16; ++r) {
+        data.keys << r;
+        data.ids << r;
+        data.rankNames << QString::number(r);
+    }
+    data.series = {{QStringLiteral("time"), QColor(40, 120, 200), QVector<double>(16, 5.0)}};
+    drawBars(view, data);
+    view.setHighlightedIds({3});
+    const auto dir = test::scratchDir("kscope-export-selection");
+    const QString plain = QString::fromStdString((dir / "plain.png").string());
+    const QString picked = QString::fromStdString((dir / "picked.png").string());
+    QVERIFY(view.exportImage(plain, 1200, 500));
+    QVERIFY(view.exportImage(picked, 1200, 500, nullptr, true));
+    QCOMPARE(view.highlightedIds(), QList<int>{3});  // the screen keeps its selection
+    view.setHighlightedIds({});
+    const QString none = QString::fromStdString((dir / "none.png").string());
+    QVERIFY(view.exportImage(none, 1200, 500));
+    QCOMPARE(QImage(plain), QImage(none));
+    QVERIFY(QImage(picked) != QImage(plain));
 }
 
 QTEST_MAIN(TestUiModels)

@@ -1,5 +1,9 @@
 #include "common/filewriting.h"
 
+#include <QDir>
+#include <QFileInfo>
+#include <QSettings>
+
 #include "analysis/resulttable.h"
 
 #include "model/atomicfile.h"
@@ -71,6 +75,22 @@ bool writeCsvFile(const Table& table, const QString& path, QString* error)
     writeCsv(table, out);
     const std::string text = out.str();
     return writeFileAtomically(path, QByteArray(text.data(), static_cast<qsizetype>(text.size())), error);
+}
+
+namespace {
+const QString kLastExportFolder = QStringLiteral("export/lastFolder");
+} // namespace
+
+QString exportSuggestion(const QString& fileName)
+{
+    const QString folder = QSettings().value(kLastExportFolder).toString();
+    return folder.isEmpty() || !QFileInfo(folder).isDir() ? fileName : QDir(folder).filePath(fileName);
+}
+
+void rememberExport(const QString& path)
+{
+    const QFileInfo info(path);
+    QSettings().setValue(kLastExportFolder, info.isDir() ? info.absoluteFilePath() : info.absolutePath());
 }
 
 } // namespace kscope

@@ -22,6 +22,12 @@ QString overwriteRefusal(const QString& path);
 bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString* error = nullptr);
 // A result table as CSV, with the CLI's columns and number format.
 bool writeCsvFile(const Table& table, const QString& path, QString* error = nullptr);
+// Where a save dialog for `fileName` opens: in the folder of the last export (kept across
+// sessions), else the working folder.
+QString exportSuggestion(const QString& fileName);
+// Remembers the folder of a file (or a folder) just exported.
+void rememberExport(const QString& path);
+
 // An image as PNG, written the same way.
 bool writePngFile(const QImage& image, const QString& path, QString* error = nullptr);
 

@@ -4,6 +4,8 @@
 #include "models/modelroles.h"
 #include "models/resulttablemodel.h"
 
+#include "analysis/core/kernelnames.h"
+
 #include <QFileDialog>
 #include <QHeaderView>
 #include <QMenu>
@@ -122,6 +124,11 @@ void ResultTableView::setTable(std::shared_ptr<const Table> table, QVector<quint
 {
     const UpdatingGuard guard(m_updating);
     m_model->setTable(std::move(table), std::move(rowIds));
+    // Which rank a row is about comes first, whatever the table's own order (the CLI's kernel
+    // tables put it last, off screen in a dock).
+    QHeaderView* header = horizontalHeader();
+    if (const int rank = m_model->columnOf(QStringLiteral("rank")); m_rankFirst && rank >= 0 && header->visualIndex(rank) != 0)
+        header->moveSection(header->visualIndex(rank), 0);
     if (m_changeColumn.isEmpty())
         return;
     const int change = m_model->columnOf(m_changeColumn);
@@ -129,7 +136,6 @@ void ResultTableView::setTable(std::shared_ptr<const Table> table, QVector<quint
     if (change < 0)
         return;
     const int wide = std::max(0, m_model->columnOf(m_wideColumn));
-    QHeaderView* header = horizontalHeader();
     header->moveSection(header->visualIndex(change), header->visualIndex(wide) + 1);
     if (header->sortIndicatorSection() < 0 || header->sortIndicatorSection() == change)
         sortByColumn(change, Qt::DescendingOrder);
@@ -138,6 +144,7 @@ void ResultTableView::setTable(std::shared_ptr<const Table> table, QVector<quint
 void ResultTableView::setNameColumn(const QString& column)
 {
     m_wideColumn = column;
+    m_rankFirst = true;
     m_model->setNameColumn(column);
 }
 
@@ -199,11 +206,14 @@ void ResultTableView::showContextMenu(const QPoint& pos)
 
 void ResultTableView::exportCsv(bool shownOnly)
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), m_exportName + QStringLiteral(".csv"),
-                                                      tr("CSV (*.csv)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"),
+                                                      exportSuggestion(m_exportName + QStringLiteral(".csv")), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
-    const Table table = shownOnly ? shownRows() : m_model->rowsAsTable({});
+    rememberExport(path);
+    Table table = shownOnly ? shownRows() : m_model->rowsAsTable({});
+    if (m_rankFirst)  // a kernel table: the short names the screen shows, beside the full ones
+        table = withShortNameColumn(std::move(table), m_wideColumn.toStdString());
     QString error;
     if (!writeCsvFile(table, path, &error)) {
         QMessageBox::warning(this, tr("Export Table"), tr("Could not write %1").arg(error));

@@ -52,7 +52,8 @@ public:
     // What is shown, in the order shown: the filtered rows of the table.
     Table shownRows() const;
     bool isFiltered() const;
-    // A column of kernel names: shortened for display (see ResultTableModel), and the wide column.
+    // A column of kernel names: shortened for display (see ResultTableModel), and the wide column;
+    // a kernel table shows its rank column first (one kernel repeats once per rank).
     void setNameColumn(const QString& column);
     // The column that gets the width the others leave, but never less than a readable share.
     void setWideColumn(const QString& column) { m_wideColumn = column; }
@@ -84,6 +85,7 @@ private:
     QString m_wideColumn;
     int m_widestName = -1;  // pixels the widest name needs; -1 = not measured for this table
     QString m_changeColumn;
+    bool m_rankFirst = false;
     bool m_updating = false;  // a filter or table change is moving the current row, not the user
     ResultTableModel* m_model;
     ResultFilterProxy* m_proxy;

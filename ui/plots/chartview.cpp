@@ -372,9 +372,15 @@ void ChartView::resetView()
     replot();
 }
 
-bool ChartView::exportImage(const QString& path, int width, int height, QString* error)
+bool ChartView::exportImage(const QString& path, int width, int height, QString* error, bool withSelection)
 {
     QString reason = overwriteRefusal(path);
+    // What the user clicked on screen is not part of the chart's answer.
+    const QList<int> highlighted = m_highlightedIds;
+    if (!withSelection && !highlighted.isEmpty()) {
+        m_highlightedIds.clear();
+        updateHighlight();
+    }
     // Title, footnote and key ticks were fitted to the widget; an export may be wider (a report
     // labels every rank and keeps its footnotes whole).
     const QSize exportSize(width > 0 ? width : this->width(), height > 0 ? height : this->height());
@@ -385,6 +391,10 @@ bool ChartView::exportImage(const QString& path, int width, int height, QString*
                                                                             : writeRaster(path, width, height);
     updateTitleText();
     applyKeyTickDensity();
+    if (!withSelection && !highlighted.isEmpty()) {
+        m_highlightedIds = highlighted;
+        updateHighlight();
+    }
     replot(rpQueuedReplot);
     if (!reason.isEmpty() && error)
         *error = QStringLiteral("%1: %2").arg(path, reason);
@@ -473,12 +483,14 @@ void ChartView::showContextMenu(const QPoint& pos)
     menu.addAction(tr("Export PNG…"), this, [this] { exportWithDialog(false, false); });
     menu.addAction(tr("Export PDF…"), this, [this] { exportWithDialog(true, false); });
     menu.addAction(tr("Export PNG at Size…"), this, [this] { exportWithDialog(false, true); });
+    if (!m_highlightedIds.isEmpty())
+        menu.addAction(tr("Export PNG with the Selection…"), this, [this] { exportWithDialog(false, false, true); });
     menu.addSeparator();
     menu.addAction(tr("Reset View"), this, &ChartView::resetView);
     menu.exec(mapToGlobal(pos));
 }
 
-void ChartView::exportWithDialog(bool pdf, bool askSize)
+void ChartView::exportWithDialog(bool pdf, bool askSize, bool withSelection)
 {
     int width = 0, height = 0;
     if (askSize) {
@@ -492,12 +504,16 @@ void ChartView::exportWithDialog(bool pdf, bool askSize)
         height = m.captured(2).toInt();
     }
     const QString filter = pdf ? tr("PDF (*.pdf)") : tr("PNG image (*.png)");
-    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), m_exportName + (pdf ? ".pdf" : ".png"), filter);
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+                                                exportSuggestion(m_exportName + (pdf ? ".pdf" : ".png")), filter);
     if (path.isEmpty())
         return;
+    rememberExport(path);
     QString error;
-    if (!exportImage(path, width, height, &error))
+    if (!exportImage(path, width, height, &error, withSelection))
         QMessageBox::warning(this, tr("Export Chart"), tr("Could not write %1").arg(error));
+    else
+        emit exported(path);
 }
 
 } // namespace kscope

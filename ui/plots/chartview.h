@@ -55,10 +55,13 @@ public:
     void resetView();
     // .pdf, or a raster image by suffix (PNG when none); on failure *error says why. Written to a
     // temporary file and renamed, never over a trace of the open runs.
-    bool exportImage(const QString& path, int width = 0, int height = 0, QString* error = nullptr);
+    // The selection's highlight is left out unless withSelection (marks of partial ranks stay).
+    bool exportImage(const QString& path, int width = 0, int height = 0, QString* error = nullptr,
+                     bool withSelection = false);
 
 signals:
     void idClicked(int id);
+    void exported(const QString& path);  // from the context menu's export
 
 protected:
     void mouseMoveEvent(QMouseEvent* event) override;
@@ -71,7 +74,7 @@ private:
     QString writeRaster(const QString& path, int width, int height);  // empty, or why not
     QString writePdf(const QString& path, int width, int height);
     void showContextMenu(const QPoint& pos);
-    void exportWithDialog(bool pdf, bool askSize);
+    void exportWithDialog(bool pdf, bool askSize, bool withSelection = false);
     void updateHighlight();
     void updateTitleText(int forWidth = 0);         // 0: the widget's width
     void applyKeyTickDensity(QSize forSize = {});  // invalid: the widget's size

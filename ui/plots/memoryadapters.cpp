@@ -29,9 +29,14 @@ SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, R
     data.keyLabel = tr("Time since the run's first event (ms)");
     data.steps = true;
     int64_t top = 0;
-    for (const MemoryDevice& d : result.devices)
-        if (d.device.rank == rank)
+    // The GPU chart shows GPU devices: host allocations (device type 0) would squash them.
+    const auto onGpu = [&](const MemoryDevice& d) { return d.device.rank == rank && d.device.type != 0; };
+    int cpuDevices = 0;
+    for (const MemoryDevice& d : result.devices) {
+        if (onGpu(d))
             top = std::max(top, std::max(d.peakAllocated, d.peakReserved));
+        cpuDevices += d.device.rank == rank && d.device.type == 0;
+    }
     // Decimal units, as fmt::bytes() writes the peak's label.
     const bool gb = top >= 1000000000;
     const double perUnit = gb ? 1e9 : 1e6;
@@ -39,7 +44,7 @@ SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, R
     const auto ms = [&](int64_t tsNs) { return double(tsNs - run.minTsNs) / 1e6; };
     int n = 0;
     for (const MemoryDevice& d : result.devices) {
-        if (d.device.rank != rank || d.series.empty())
+        if (!onGpu(d) || d.series.empty())
             continue;
         const QString device = fmt::qstr(toString(d.device));
         LineSeries allocated{tr("%1 allocated").arg(device), palette::series(2 * n), {}, {}};
@@ -61,8 +66,11 @@ SeriesChartData memorySeriesData(const MemoryTimeline& result, const Run& run, R
     }
     for (const ProfilerStep& step : run.at(shown).steps)
         data.bands << KeyBand{ms(step.startNs), ms(step.endNs), QStringLiteral("#%1").arg(step.number)};
+    if (cpuDevices > 0)
+        data.footnote = tr("host (CPU) allocations are in the tables, not in this GPU chart");
     if (data.series.isEmpty())
         data.message = !result.error.empty() ? tr("No result: %1").arg(fmt::qstr(result.error))
+            : cpuDevices > 0                 ? tr("Rank %1 recorded only host (CPU) allocations: see the tables").arg(rank)
                                              : tr("Rank %1 has no [memory] events: record with profile_memory=True").arg(rank);
     return data;
 }

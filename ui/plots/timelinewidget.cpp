@@ -3,6 +3,7 @@
 #include "common/filewriting.h"
 
 #include <QContextMenuEvent>
+#include <QDir>
 #include <QFileDialog>
 #include <QKeyEvent>
 #include <QMenu>
@@ -222,10 +223,16 @@ void TimelineWidget::contextMenuEvent(QContextMenuEvent* event)
         showWholeRun();
     if (chosen != save)
         return;
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), QStringLiteral("timeline.png"), tr("PNG image (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Timeline"), exportSuggestion(QStringLiteral("timeline.png")),
+                                                      tr("PNG image (*.png)"));
+    if (path.isEmpty())
+        return;
+    rememberExport(path);
     QString error;
-    if (!path.isEmpty() && !exportPng(path, &error))
+    if (!exportPng(path, &error))
         QMessageBox::warning(this, tr("Export Timeline"), error);
+    else
+        QToolTip::showText(event->globalPos(), tr("Wrote %1").arg(QDir::toNativeSeparators(path)), this);
 }
 
 void TimelineWidget::setCpuThreadsShownEverywhere(bool shown)

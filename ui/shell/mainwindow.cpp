@@ -1,7 +1,9 @@
 #include "shell/mainwindow.h"
 
 #include "common/format.h"
+#include "common/filewriting.h"
 #include "models/eventtablemodel.h"
+#include "models/resulttableview.h"
 #include "plots/chartview.h"
 #include "session/runsession.h"
 #include "shell/loadcontroller.h"
@@ -147,6 +149,14 @@ void MainWindow::createViews()
         connect(view, &AnalysisView::rankClicked, this, [this, view] { raiseDrillTargets(view, true); });
         connect(view, &AnalysisView::kernelPicked, this, [this, view] { raiseDrillTargets(view, false); });
         connect(view, &AnalysisView::viewRequested, this, &MainWindow::raiseView);
+        // A right-click export says where it went.
+        for (ChartView* chart : view->charts())
+            connect(chart, &ChartView::exported, this,
+                    [this](const QString& path) { showStatus(tr("Wrote %1").arg(QDir::toNativeSeparators(path))); });
+        for (ResultTableView* table : view->tableViews())
+            connect(table, &ResultTableView::exported, this, [this](const QString& path, int rows) {
+                showStatus(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(path), fmt::count(rows, "row", "rows")));
+            });
     }
     for (const ViewSpec& spec : viewRegistry())
         if (!m_docks.contains(spec.tabWith))
@@ -464,6 +474,17 @@ QString MainWindow::issuesSummary(const std::shared_ptr<const Run>& run) const
         parts << fmt::count(counts.warnings, "warning", "warnings");
     if (parts.isEmpty())
         return {};
+    // What the first issue is, not only that there is one: "1 warning" alone sends every reader
+    // to the panel.
+    const std::vector<ImportIssueRow> rows = importIssueRows(*run);
+    if (!rows.empty()) {
+        const ImportIssueRow& first = rows.front();
+        QString what = fmt::qstr(first.message);
+        if (!first.file.empty())
+            what = QStringLiteral("%1: %2").arg(fmt::qstr(first.file.filename().string()), what);
+        parts.front() += QStringLiteral(" (%1%2)").arg(fmt::elided(what, 90),
+                                                        rows.size() > 1 ? tr(", and more") : QString());
+    }
     return parts.join(QStringLiteral("; ")) + tr(" — see Import issues");
 }
 
@@ -516,9 +537,12 @@ void MainWindow::updateSelectors()
 {
     m_rankBox->clear();
     m_stepBox->clear();
-    m_rankBox->addItem(tr("(none)"), -1);
     m_stepBox->addItem(tr("All steps"), -1);
     const auto run = m_session->run();
+    // No rank chosen: views of every rank show them all, views of one rank the first; say which.
+    m_rankBox->addItem(run && !run->ranks.empty() ? tr("(none: %1 in one-rank views)").arg(fmt::qstr(run->rankName(RankIndex{0})))
+                                                  : tr("(none)"),
+                       -1);
     if (!run)
         return;
     std::set<int> steps;

@@ -45,10 +45,11 @@ void MainWindow::exportChartDialog()
         return;
     ChartView* chart = charts.value(names.indexOf(choice));
     QString filter = tr("PNG image (*.png)");
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), chart->exportName() + QStringLiteral(".png"),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"), exportSuggestion(chart->exportName() + QStringLiteral(".png")),
                                                       tr("PNG image (*.png);;PDF (*.pdf)"), &filter);
     if (path.isEmpty())
         return;
+    rememberExport(path);
     QString error;
     if (chart->exportImage(path, 0, 0, &error))
         showStatus(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
@@ -74,10 +75,11 @@ void MainWindow::exportTableDialog()
     if (!ok)
         return;
     const TableExport& table = tables[names.indexOf(choice)];
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), table.name + QStringLiteral(".csv"),
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Table as CSV"), exportSuggestion(table.name + QStringLiteral(".csv")),
                                                       tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
+    rememberExport(path);
     QString error;
     if (writeCsvFile(table.table, path, &error))
         showStatus(tr("Wrote %1 (%2)").arg(QDir::toNativeSeparators(path), fmt::count(qint64(table.table.rows.size()), "row", "rows")));
@@ -99,7 +101,8 @@ QStringList MainWindow::exportAll(const QString& folder, QStringList* errors)
     clock.start();
     while (isBusy() && clock.elapsed() < 120000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
-    for (const ViewFiles& files : exportViews(m_views, folder)) {
+    // A chart that only says why it is empty is no chart: left out, as the report does.
+    for (const ViewFiles& files : exportViews(m_views, folder, 900, 500, true)) {
         written << files.charts << files.tables;
         if (errors)
             *errors << files.errors;
@@ -113,9 +116,10 @@ void MainWindow::exportAllDialog()
         QMessageBox::information(this, tr("Export All"), tr("Open a run first."));
         return;
     }
-    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export All Charts and Tables Into"));
+    const QString folder = QFileDialog::getExistingDirectory(this, tr("Export All Charts and Tables Into"), exportSuggestion(QString()));
     if (folder.isEmpty())
         return;
+    rememberExport(folder);
     QStringList errors;
     const QStringList written = exportAll(folder, &errors);
     showStatus(tr("Wrote %1 into %2").arg(fmt::count(written.size(), "file", "files"), QDir::toNativeSeparators(folder)));
