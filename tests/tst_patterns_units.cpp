@@ -84,6 +84,7 @@ class TestPatternsUnits : public QObject {
     Q_OBJECT
 
 private slots:
+    void stepTimeMedians();
     void patternsAtAnyDepth();
     void nestedCandidatesCountOnce();
     void kernelsFromDifferentDepthsInStartOrder();
@@ -100,6 +101,37 @@ private slots:
     void synthStraggler();
     void cliCommandsAndStep();
 };
+
+void TestPatternsUnits::stepTimeMedians()
+{
+    // Two ranks x two steps; rank 1's second step has no GPU work.
+    ProfilerSteps steps;
+    steps.steps = {1, 2};
+    const auto span = [](int rank, int step, int64_t cpuNs, int64_t gpuNs) {
+        StepSpan s;
+        s.rank = rank;
+        s.step = step;
+        s.cpuEndNs = cpuNs;
+        s.gpuEndNs = gpuNs;
+        s.gpuEvents = gpuNs > 0 ? 1 : 0;
+        return s;
+    };
+    steps.spans = {span(0, 1, 100, 90), span(0, 2, 200, 180), span(1, 1, 110, 120), span(1, 2, 300, 0)};
+    const StepTimeStats gpu = stepTimeStats(steps, StepClock::Gpu);
+    QCOMPARE(gpu.spans, size_t{3});
+    QCOMPARE(gpu.medianNs, 120.0);
+    QCOMPARE(gpu.minNs, 90.0);
+    QCOMPARE(gpu.maxNs, 180.0);
+    QCOMPARE(gpu.medianOfStep.at(1), 105.0);  // (90 + 120) / 2
+    QCOMPARE(gpu.medianOfStep.at(2), 180.0);  // rank 1 has no GPU time in step 2
+    QCOMPARE(gpu.slowestRank, 0);             // median 135 vs 120
+    const StepTimeStats either = stepTimeStats(steps, StepClock::GpuElseCpu);
+    QCOMPARE(either.spans, size_t{4});
+    QCOMPARE(either.slowestRank, 1);  // 120 and 300 (its CPU span)
+    QCOMPARE(either.slowestMedianNs, 210.0);
+    QVERIFY(std::isnan(stepTimeNs(steps.spans[3], StepClock::Gpu)));
+    QCOMPARE(stepTimeStats(ProfilerSteps{}, StepClock::Cpu).spans, size_t{0});
+}
 
 void TestPatternsUnits::patternsAtAnyDepth()
 {

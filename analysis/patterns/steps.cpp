@@ -292,4 +292,57 @@ Stragglers potentialStragglers(const Run& run, const StragglerOptions& options)
     return result;
 }
 
+namespace {
+
+double medianOf(std::vector<double> values)
+{
+    if (values.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    std::sort(values.begin(), values.end());
+    const size_t n = values.size();
+    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+} // namespace
+
+double stepTimeNs(const StepSpan& span, StepClock clock)
+{
+    switch (clock) {
+    case StepClock::Gpu: return span.hasGpu() ? static_cast<double>(span.gpuNs()) : std::numeric_limits<double>::quiet_NaN();
+    case StepClock::Cpu: return static_cast<double>(span.cpuNs());
+    case StepClock::GpuElseCpu: break;
+    }
+    return static_cast<double>(span.hasGpu() ? span.gpuNs() : span.cpuNs());
+}
+
+StepTimeStats stepTimeStats(const ProfilerSteps& steps, StepClock clock)
+{
+    StepTimeStats stats;
+    std::vector<double> all;
+    std::map<int, std::vector<double>> byStep, byRank;
+    for (const StepSpan& span : steps.spans) {
+        const double ns = stepTimeNs(span, clock);
+        if (std::isnan(ns))
+            continue;
+        all.push_back(ns);
+        byStep[span.step].push_back(ns);
+        byRank[span.rank].push_back(ns);
+    }
+    stats.spans = all.size();
+    if (all.empty())
+        return stats;
+    const auto [low, high] = std::minmax_element(all.begin(), all.end());
+    stats.minNs = *low;
+    stats.maxNs = *high;
+    stats.medianNs = medianOf(all);
+    for (auto& [step, times] : byStep)
+        stats.medianOfStep[step] = medianOf(std::move(times));
+    for (auto& [rank, times] : byRank)
+        if (const double m = medianOf(std::move(times)); stats.slowestRank < 0 || m > stats.slowestMedianNs) {
+            stats.slowestRank = rank;
+            stats.slowestMedianNs = m;
+        }
+    return stats;
+}
+
 } // namespace kscope

@@ -15,6 +15,7 @@
 #include "analysis/rankchoice.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,25 @@ struct ProfilerSteps {
 
 // `ranks` empty = every rank (the list of numbers is over those ranks too).
 ProfilerSteps profilerSteps(const Run& run, const RankChoice& ranks = {});
+
+// Which clock a step's time is read on.
+enum class StepClock {
+    Gpu,         // its GPU work's span; a step without GPU work has no time
+    Cpu,         // its ProfilerStep annotation
+    GpuElseCpu,  // the GPU span where the step has GPU work, else the annotation
+};
+
+// Medians of step times: over every rank x step, per step across ranks, per rank across steps.
+struct StepTimeStats {
+    size_t spans = 0;  // rank x step pairs with a time
+    double medianNs = 0.0, minNs = 0.0, maxNs = 0.0;
+    std::map<int, double> medianOfStep;  // step number -> median across its ranks
+    int slowestRank = -1;                // the rank with the largest median (ties: lowest number)
+    double slowestMedianNs = 0.0;
+};
+StepTimeStats stepTimeStats(const ProfilerSteps& steps, StepClock clock);
+// The time of one span on that clock; NaN where it has none.
+double stepTimeNs(const StepSpan& span, StepClock clock);
 
 struct StragglerOptions {
     bool htaCompat = false;

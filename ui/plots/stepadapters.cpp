@@ -40,28 +40,23 @@ HeatMapData stepTimeMap(const ProfilerSteps& steps, const Stragglers& stragglers
             data.yLabels << (straggler ? tr("%1 ⚑").arg(name) : name);
         }
     const int columns = int(data.xKeys.size());
+    const StepClock clock = gpu ? StepClock::Gpu : StepClock::Cpu;
     QVector<double> ms(columns * data.yKeys.size(), NAN);
     for (const StepSpan& span : steps.spans) {
         const auto c = column.find(span.step);
-        if (c == column.end())
-            continue;
-        ms[row[span.rankIndex] * columns + c->second] =
-            (gpu ? (span.hasGpu() ? double(span.gpuNs()) : NAN) : double(span.cpuNs())) / 1e6;
+        if (c != column.end())
+            ms[row[span.rankIndex] * columns + c->second] = stepTimeNs(span, clock) / 1e6;
     }
     // Several ranks: each cell is its step time against the step's median across ranks, so a
     // slow rank stands out whatever the steps' own variance, and 0.1 % reads as nothing.
     // One rank: the step times themselves, from 0.
     const bool relative = data.yKeys.size() > 1;
+    const StepTimeStats stats = stepTimeStats(steps, clock);
     data.values = QVector<double>(ms.size(), NAN);
     data.tooltips = QStringList(ms.size(), QString());
     for (int c = 0; c < columns; ++c) {
-        std::vector<double> inStep;
-        for (int r = 0; r < data.yKeys.size(); ++r)
-            if (std::isfinite(ms[r * columns + c]))
-                inStep.push_back(ms[r * columns + c]);
-        std::sort(inStep.begin(), inStep.end());
-        const size_t n = inStep.size();
-        const double median = n == 0 ? NAN : n % 2 ? inStep[n / 2] : (inStep[n / 2 - 1] + inStep[n / 2]) / 2;
+        const auto stepMedian = stats.medianOfStep.find(int(data.xKeys[c]));
+        const double median = stepMedian == stats.medianOfStep.end() ? NAN : stepMedian->second / 1e6;
         for (int r = 0; r < data.yKeys.size(); ++r) {
             const int cell = r * columns + c;
             const double v = ms[cell];

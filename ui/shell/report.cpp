@@ -20,7 +20,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 namespace kscope {
 
@@ -54,51 +54,30 @@ QString runFacts(const Run& run, const QString& path)
              devices.isEmpty() ? QString() : QStringLiteral(", ") + devices.join(QStringLiteral(", ")).toHtmlEscaped());
 }
 
-double medianOf(std::vector<double> values)
-{
-    if (values.empty())
-        return 0.0;
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 // What a reader wants before any chart: the step time, who is slow, and where every rank's GPU
 // time went.
 QString headline(const Run& run)
 {
     QString html = QStringLiteral("<h2>Headline</h2>");
     const ProfilerSteps steps = profilerSteps(run);
-    std::vector<double> all;
-    std::map<int, std::vector<double>> perRank;
-    for (const StepSpan& span : steps.spans) {
-        const double ns = double(span.hasGpu() ? span.gpuNs() : span.cpuNs());
-        all.push_back(ns);
-        perRank[span.rank].push_back(ns);
-    }
-    if (all.empty()) {
+    const StepTimeStats times = stepTimeStats(steps, StepClock::GpuElseCpu);
+    if (times.spans == 0) {
         html += QStringLiteral("<p>No ProfilerStep: step times cannot be given; the numbers below cover the whole trace.</p>");
     } else {
-        const auto [low, high] = std::minmax_element(all.begin(), all.end());
-        int slowest = perRank.begin()->first;
-        double slowestMedian = 0.0;
-        for (const auto& [rank, times] : perRank)
-            if (const double m = medianOf(times); m > slowestMedian) {
-                slowest = rank;
-                slowestMedian = m;
-            }
-        const double median = medianOf(all);
+        std::set<int> stepRanks;
+        for (const StepSpan& span : steps.spans)
+            stepRanks.insert(span.rank);
         html += QStringLiteral("<p><b>Step time</b> %1 (median of %2 steps × %3; %4 – %5).")
-                    .arg(fmt::duration(median))
+                    .arg(fmt::duration(times.medianNs))
                     .arg(steps.steps.size())
-                    .arg(fmt::count(qint64(perRank.size()), "rank", "ranks"))
-                    .arg(fmt::duration(*low), fmt::duration(*high));
+                    .arg(fmt::count(qint64(stepRanks.size()), "rank", "ranks"))
+                    .arg(fmt::duration(times.minNs), fmt::duration(times.maxNs));
         // A slowest rank only when it is slower by more than noise.
-        if (perRank.size() > 1 && slowestMedian > 1.02 * median)
+        if (stepRanks.size() > 1 && times.slowestMedianNs > 1.02 * times.medianNs)
             html += QStringLiteral(" <b>Slowest rank</b>: %1 (median %2, %3 above the run's).")
-                        .arg(slowest)
-                        .arg(fmt::duration(slowestMedian), fmt::percent(100.0 * (slowestMedian / median - 1.0)));
-        else if (perRank.size() > 1)
+                        .arg(times.slowestRank)
+                        .arg(fmt::duration(times.slowestMedianNs), fmt::percent(100.0 * (times.slowestMedianNs / times.medianNs - 1.0)));
+        else if (stepRanks.size() > 1)
             html += QStringLiteral(" Every rank's median step time is within 2% of the run's.");
         const Stragglers stragglers = potentialStragglers(run, {.htaCompat = run.htaCompat});
         if (!stragglers.ranks.empty()) {
