@@ -87,6 +87,7 @@ private slots:
     void stepTimeMedians();
     void patternsAtAnyDepth();
     void nestedCandidatesCountOnce();
+    void suggestedOperatorRepeatsMost();
     void kernelsFromDifferentDepthsInStartOrder();
     void twoThreadsKeepTheirOwnKernels();
     void htaLinksTheBackwardThread();
@@ -164,6 +165,54 @@ void TestPatternsUnits::patternsAtAnyDepth()
     QVERIFY(none.patterns.empty());
     QVERIFY(!none.error.empty());
     QCOMPARE(patternsTable(*run, none).rows.size(), size_t{0});
+}
+
+void TestPatternsUnits::suggestedOperatorRepeatsMost()
+{
+    // aten::linear: one sequence twice (and one too short); aten::mm: one sequence three times;
+    // aten::add: three kernels once (more frequent ops without a repeat do not win).
+    RunBuilder b;
+    b.rank(0);
+    op(b, 1, "aten::linear", 10, 40);
+    launch(b, 1, "k1", 11, 100, 5);
+    launch(b, 1, "k2", 13, 110, 5);
+    launch(b, 1, "k3", 15, 120, 5);
+    op(b, 1, "aten::linear", 300, 40);
+    launch(b, 1, "k1", 301, 400, 5);
+    launch(b, 1, "k2", 303, 410, 5);
+    launch(b, 1, "k3", 305, 420, 5);
+    for (int i = 0; i < 3; ++i) {
+        const double at = 1000.0 + 100.0 * i;
+        op(b, 1, "aten::mm", at, 40);
+        launch(b, 1, "m1", at + 1, 2000 + 50.0 * i, 5);
+        launch(b, 1, "m2", at + 3, 2010 + 50.0 * i, 5);
+        launch(b, 1, "m3", at + 5, 2020 + 50.0 * i, 5);
+    }
+    op(b, 1, "aten::add", 2000, 40);
+    launch(b, 1, "a1", 2001, 3000, 5);
+    launch(b, 1, "a2", 2003, 3010, 5);
+    launch(b, 1, "a3", 2005, 3020, 5);
+    const auto run = b.build();
+    const PatternOperatorSuggestion suggestion = suggestPatternOperator(*run, {});
+    QCOMPARE(suggestion.operatorName, std::string("aten::mm"));
+    QCOMPARE(suggestion.repeats, int64_t{3});
+    QCOMPARE(suggestion.rank, 0);
+    // No operator asked: the suggestion's patterns, said in a note.
+    const KernelPatterns result = frequentKernelSequences(*run, {});
+    QVERIFY2(result.error.empty(), result.error.c_str());
+    QVERIFY(result.suggested);
+    QCOMPARE(result.operatorName, std::string("aten::mm"));
+    QCOMPARE(result.patterns.size(), size_t{1});
+    QCOMPARE(text(*run, result.patterns.front()), std::string("aten::mm|m1|m2|m3"));
+    QCOMPARE(result.patterns.front().count, int64_t{3});
+    QVERIFY(!result.notes.empty() && result.notes.front().find("aten::mm") != std::string::npos);
+    // Asked by name: no suggestion.
+    QVERIFY(!frequentKernelSequences(*run, {.operatorName = "aten::linear"}).suggested);
+    // Nothing repeats: no suggestion, and the error says so.
+    const KernelPatterns none = frequentKernelSequences(*run, {.minPatternLength = 4});
+    QVERIFY(!none.suggested);
+    QVERIFY(none.patterns.empty());
+    QVERIFY(none.error.find("no operator name given") != std::string::npos);
 }
 
 void TestPatternsUnits::nestedCandidatesCountOnce()
@@ -518,8 +567,10 @@ void TestPatternsUnits::cliCommandsAndStep()
         r = runCli(std::string(command) + run);
         QVERIFY2(r.exitCode == 0, (std::string(command) + ": " + r.err).c_str());
     }
-    r = runCli("patterns" + run);
-    QCOMPARE(r.exitCode, 1);  // --op is required
+    r = runCli("patterns --min-pattern-len 1" + run);  // no --op: the suggested operator, said in a note
+    QVERIFY2(r.exitCode == 0, r.err.c_str());
+    QVERIFY2(r.err.find("no operator given") != std::string::npos || r.out.find("no operator given") != std::string::npos,
+             (r.out + r.err).c_str());
     // --overlay: a copy of each trace with args.Patterns on the top pattern's events, still a trace.
     const auto overlay = scratchDir("patterns-cli-overlay");
     r = runCli("patterns --op aten::mm --min-pattern-len 1 --top-k 1 --overlay '" + overlay.string() + "'" + run);

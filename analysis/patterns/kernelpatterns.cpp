@@ -49,12 +49,11 @@ struct Occurrence {
 };
 
 // One rank's patterns, unsorted; false (with why) when HTA raises on it.
-bool rankPatterns(const Run& run, const RankTrace& rank, const KernelPatternOptions& options,
+bool rankPatterns(const Run& run, const RankTrace& rank, const CallTree& tree, const KernelPatternOptions& options,
                   const std::vector<uint8_t>& nameMatches, std::vector<KernelPattern>& out, std::string& why)
 {
     const EventTable& t = rank.events;
     const size_t n = t.size();
-    const CallTree tree = buildCallTree(rank, run.strings, options.htaCompat);
     if (options.htaCompat && !tree.htaError.empty()) {
         why = tree.htaError;
         return false;
@@ -156,7 +155,65 @@ bool rankPatterns(const Run& run, const RankTrace& rank, const KernelPatternOpti
     return true;
 }
 
+// Which string ids contain `text`.
+std::vector<uint8_t> namesContaining(const Run& run, const std::string& text)
+{
+    std::vector<uint8_t> matches(run.strings.size(), 0);
+    for (size_t id = 1; id < run.strings.size(); ++id)
+        matches[id] = run.strings.view(StringId{static_cast<uint32_t>(id)}).find(text) != std::string_view::npos;
+    return matches;
+}
+
+// How many candidate operators the suggestion tries: each costs one pattern pass over the rank.
+constexpr size_t kSuggestionCandidates = 8;
+
 } // namespace
+
+PatternOperatorSuggestion suggestPatternOperator(const Run& run, const KernelPatternOptions& options)
+{
+    PatternOperatorSuggestion suggestion;
+    const std::vector<const RankTrace*> ranks = ranksToRead(run, options.ranks);
+    if (ranks.empty())
+        return suggestion;
+    const RankTrace& rank = *ranks.front();
+    suggestion.rank = rank.rank;
+    const EventTable& t = rank.events;
+    const CallTree tree = buildCallTree(rank, run.strings, options.htaCompat);
+    if (options.htaCompat && !tree.htaError.empty())
+        return suggestion;
+    // Candidates: CPU operators with enough GPU work beneath them, the most frequent first.
+    std::vector<int64_t> launches(run.strings.size(), 0);
+    for (size_t i = 0; i < t.size(); ++i)
+        if (t.kind[i] == EventKind::CpuOp && t.name[i] && tree.inTree(static_cast<EventIndex>(i))
+            && tree.kernels[i] >= options.minPatternLength)
+            ++launches[t.name[i].value];
+    std::vector<uint32_t> candidates;
+    for (uint32_t id = 1; id < launches.size(); ++id)
+        if (launches[id] > 1)
+            candidates.push_back(id);
+    std::sort(candidates.begin(), candidates.end(), [&](uint32_t a, uint32_t b) {
+        return launches[a] != launches[b] ? launches[a] > launches[b] : run.strings.view(StringId{a}) < run.strings.view(StringId{b});
+    });
+    if (candidates.size() > kSuggestionCandidates)
+        candidates.resize(kSuggestionCandidates);
+    // Each candidate asked as frequentKernelSequences would ask it (its name as the text): the
+    // one whose most frequent sequence repeats most wins; ties go to the more frequent operator.
+    for (uint32_t id : candidates) {
+        KernelPatternOptions asked = options;
+        asked.operatorName = std::string(run.strings.view(StringId{id}));
+        asked.topK = 1;
+        std::vector<KernelPattern> patterns;
+        std::string why;
+        if (!rankPatterns(run, rank, tree, asked, namesContaining(run, asked.operatorName), patterns, why) || patterns.empty())
+            continue;
+        const int64_t repeats = patterns.front().count;  // sorted by count, descending
+        if (repeats > 1 && repeats > suggestion.repeats) {
+            suggestion.operatorName = asked.operatorName;
+            suggestion.repeats = repeats;
+        }
+    }
+    return suggestion;
+}
 
 std::string patternText(const Run& run, const KernelPattern& pattern)
 {
@@ -174,14 +231,21 @@ KernelPatterns frequentKernelSequences(const Run& run, const KernelPatternOption
     KernelPatterns result;
     result.operatorName = options.operatorName;
     result.htaCompat = options.htaCompat;
-    if (options.operatorName.empty()) {
-        result.error = "no operator name given";
-        return result;
+    KernelPatternOptions asked = options;
+    if (asked.operatorName.empty()) {
+        const PatternOperatorSuggestion suggestion = suggestPatternOperator(run, options);
+        if (suggestion.operatorName.empty()) {
+            result.error = "no operator name given, and no operator launches a repeated sequence of "
+                + std::to_string(options.minPatternLength) + " or more GPU events to suggest";
+            return result;
+        }
+        asked.operatorName = suggestion.operatorName;
+        result.operatorName = suggestion.operatorName;
+        result.suggested = true;
+        result.notes.push_back("no operator given: '" + suggestion.operatorName + "', whose kernel sequence repeats most ("
+                               + std::to_string(suggestion.repeats) + " times) on " + rankLabel(suggestion.rank));
     }
-    std::vector<uint8_t> nameMatches(run.strings.size(), 0);
-    for (size_t id = 1; id < run.strings.size(); ++id)
-        nameMatches[id] = run.strings.view(StringId{static_cast<uint32_t>(id)}).find(options.operatorName)
-            != std::string_view::npos;
+    const std::vector<uint8_t> nameMatches = namesContaining(run, asked.operatorName);
     for (std::string& note : positionsNotInRun(run, options.ranks))
         result.notes.push_back(note + ": left out");
     const std::vector<const RankTrace*> ranks = ranksToRead(run, options.ranks);
@@ -190,19 +254,20 @@ KernelPatterns frequentKernelSequences(const Run& run, const KernelPatternOption
         const int number = rank->rank;
         const size_t before = result.patterns.size();
         std::string why;
-        if (!rankPatterns(run, *rank, options, nameMatches, result.patterns, why)) {
+        const CallTree tree = buildCallTree(*rank, run.strings, asked.htaCompat);
+        if (!rankPatterns(run, *rank, tree, asked, nameMatches, result.patterns, why)) {
             ++failed;
             result.notes.push_back(rankLabel(number) + ": " + why + "; no result for it");
             continue;
         }
         if (result.patterns.size() == before)
-            result.notes.push_back(rankLabel(number) + ": no event named like '" + options.operatorName + "' has "
+            result.notes.push_back(rankLabel(number) + ": no event named like '" + asked.operatorName + "' has "
                                    + std::to_string(options.minPatternLength) + " or more GPU events beneath it");
     }
     if (result.patterns.empty())
         result.error = failed && failed == ranks.size()
             ? "HTA raises on every rank asked for"
-            : "no event named like '" + options.operatorName + "' launches " + std::to_string(options.minPatternLength)
+            : "no event named like '" + asked.operatorName + "' launches " + std::to_string(options.minPatternLength)
                 + " or more GPU events (--min-pattern-len)";
     return result;
 }

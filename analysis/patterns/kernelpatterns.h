@@ -16,7 +16,9 @@ namespace kscope {
 
 struct KernelPatternOptions {
     bool htaCompat = false;
-    std::string operatorName;  // substring of the operator's name ("aten::linear")
+    // Substring of the operator's name ("aten::linear"); empty: the suggested operator
+    // (suggestPatternOperator), said in a note.
+    std::string operatorName;
     int minPatternLength = 3;  // at least this many GPU events beneath the operator
     int topK = 5;              // per rank: the patterns marked top (and overlaid); 0 = all
     RankChoice ranks;          // empty = every rank (HTA: one rank, 0 by default)
@@ -43,7 +45,8 @@ struct KernelPattern {
 };
 
 struct KernelPatterns {
-    std::string operatorName;
+    std::string operatorName;  // as asked, or the suggested one
+    bool suggested = false;    // none was asked: operatorName is suggestPatternOperator's
     // Every pattern of every rank: by rank, then count descending, then the pattern text (HTA's
     // order). `top` marks each rank's first topK (HTA overlays those and returns them all).
     std::vector<KernelPattern> patterns;
@@ -53,6 +56,17 @@ struct KernelPatterns {
 };
 
 KernelPatterns frequentKernelSequences(const Run& run, const KernelPatternOptions& options);
+
+// An operator worth asking about when the user names none: on the first rank asked for, among
+// the most frequent CPU operators with minPatternLength or more GPU events beneath them, the one
+// whose most frequent kernel sequence (as frequentKernelSequences finds it) repeats most. Empty
+// when no sequence repeats.
+struct PatternOperatorSuggestion {
+    std::string operatorName;
+    int64_t repeats = 0;  // occurrences of its most frequent sequence
+    int rank = -1;
+};
+PatternOperatorSuggestion suggestPatternOperator(const Run& run, const KernelPatternOptions& options);
 
 // HTA's pattern text: the names joined with '|'.
 std::string patternText(const Run& run, const KernelPattern& pattern);

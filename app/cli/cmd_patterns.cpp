@@ -30,8 +30,8 @@ Action setupPatterns(CLI::App& app, const Invocation& invocation)
 {
     auto args = std::make_shared<PatternArgs>();
     app.add_option("--op", args->options.operatorName,
-                   "the operator: every event whose name contains this text (HTA's operator_name), e.g. aten::linear")
-        ->required()
+                   "the operator: every event whose name contains this text (HTA's operator_name), e.g. aten::linear; "
+                   "without it, the operator whose kernel sequence repeats most on the first rank asked for")
         ->type_name("NAME");
     app.add_option("--min-pattern-len", args->options.minPatternLength,
                    "only operators with at least N GPU events beneath them")

@@ -188,7 +188,10 @@ void TestMainWindow::ctrlClickSelectsSeveralRanks()
     click(2, Qt::ControlModifier);
     QCOMPARE(selectedRankNumbers(w()), (QList<int>{2, 5}));
     QVERIFY(waitIdle(w()));
-    QVERIFY(chartTitle(w(), "idle").contains(QStringLiteral("rank 2")));  // the newest drives single-rank views
+    // Idle time shows both ranks' streams side by side; its gaps are the newest rank's.
+    QVERIFY2(chartTitle(w(), "idle").contains(QStringLiteral("ranks 2, 5")), qPrintable(chartTitle(w(), "idle")));
+    QCOMPARE(w().view(QStringLiteral("idle"))->tables().front().name, QStringLiteral("idle-time-ranks2-5"));
+    QCOMPARE(w().view(QStringLiteral("idle"))->tables().at(2).name, QStringLiteral("idle-gaps-rank2"));
     QCOMPARE(kernelsTable()->proxy()->rankFilter().size(), 2);
     QCOMPARE(kernelsTable()->proxy()->rankFilter(), w().session()->selection()->ranks());
     QVERIFY(kernelsTable()->proxy()->rowCount() > rowsForOne);

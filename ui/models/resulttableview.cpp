@@ -212,8 +212,8 @@ void ResultTableView::exportCsv(bool shownOnly)
         return;
     rememberExport(path);
     Table table = shownOnly ? shownRows() : m_model->rowsAsTable({});
-    if (m_rankFirst)  // a kernel table: the short names the screen shows, beside the full ones
-        table = withShortNameColumn(std::move(table), m_wideColumn.toStdString());
+    if (!shortNameColumn().isEmpty())  // a kernel table: the short names the screen shows, beside the full ones
+        table = withShortNameColumn(std::move(table), shortNameColumn().toStdString());
     QString error;
     if (!writeCsvFile(table, path, &error)) {
         QMessageBox::warning(this, tr("Export Table"), tr("Could not write %1").arg(error));

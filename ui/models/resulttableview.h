@@ -49,6 +49,9 @@ public:
     ResultTableModel* resultModel() const { return m_model; }
     ResultFilterProxy* proxy() const { return m_proxy; }
     QString exportName() const { return m_exportName; }
+    // The column whose short names exports carry beside the full ones (setNameColumn); empty
+    // for other tables.
+    QString shortNameColumn() const { return m_rankFirst ? m_wideColumn : QString(); }
     // What is shown, in the order shown: the filtered rows of the table.
     Table shownRows() const;
     bool isFiltered() const;

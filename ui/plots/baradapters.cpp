@@ -147,14 +147,22 @@ BarChartData kernelTypeBars(const KernelBreakdown& result)
     return data;
 }
 
-BarChartData idleStreamBars(const IdleTime& result, int rank, const QString& rankName, bool percent)
+BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ranks, bool percent)
 {
     BarChartData data;
-    data.title = tr("Idle time on rank %1 per stream").arg(rankName);
-    data.keyLabel = tr("Stream");
+    const bool several = ranks.size() > 1;
+    QStringList names;
+    for (const IdleRank& rank : ranks)
+        names.push_back(rank.name);
+    data.title = several ? tr("Idle time on ranks %1 per stream").arg(names.join(QStringLiteral(", ")))
+                         : tr("Idle time on rank %1 per stream").arg(names.value(0));
+    data.keyLabel = several ? tr("Rank and stream") : tr("Stream");
+    const auto wanted = [&](int number) {
+        return std::any_of(ranks.begin(), ranks.end(), [&](const IdleRank& r) { return r.number == number; });
+    };
     double maxNs = 0;
     for (const IdleTimeRow& row : result.rows)
-        if (row.rank == rank)
+        if (wanted(row.rank))
             maxNs = std::max(maxNs, double(row.idleNs));
     const TimeUnit unit = unitFor(maxNs);
     data.valueLabel = percent ? tr("Share of idle time (%)") : tr("Idle time (%1)").arg(unit.label);
@@ -163,18 +171,21 @@ BarChartData idleStreamBars(const IdleTime& result, int rank, const QString& ran
         const auto category = static_cast<IdleCategory>(c);
         data.series.push_back({idleCategoryLabel(category), palette::idleCategory(category), {}});
     }
-    // Rows come per stream, one per category, in the analysis's stream order.
+    // Rows come per rank (in the requested order), then per stream, one per category.
     QVector<QString> lines;
+    int lastRank = -1, lastStream = -1;
     for (const IdleTimeRow& row : result.rows) {
-        if (row.rank != rank)
+        if (!wanted(row.rank))
             continue;
-        if (data.ids.isEmpty() || data.ids.back() != row.stream) {
+        if (data.keys.isEmpty() || row.rank != lastRank || row.stream != lastStream) {
+            lastRank = row.rank;
+            lastStream = row.stream;
             data.keys.push_back(data.keys.size());
-            data.ids.push_back(row.stream);
-            data.keyLabels.push_back(QString::number(row.stream));
+            data.ids.push_back(several ? int(data.ids.size()) : row.stream);
+            data.keyLabels.push_back(several ? tr("r%1 s%2").arg(row.rank).arg(row.stream) : QString::number(row.stream));
             for (BarSeries& s : data.series)
                 s.values.push_back(0.0);
-            lines.push_back(tr("Stream %1").arg(row.stream));
+            lines.push_back(several ? tr("Rank %1, stream %2").arg(row.rank).arg(row.stream) : tr("Stream %1").arg(row.stream));
         }
         const int c = static_cast<int>(row.category);
         const double ratioPct = std::isfinite(row.ratio) ? row.ratio * 100.0 : 0.0;
@@ -186,8 +197,10 @@ BarChartData idleStreamBars(const IdleTime& result, int rank, const QString& ran
     data.tooltips = QStringList(lines.begin(), lines.end());
     if (data.keys.isEmpty())
         data.message = errorMessage(result.error,
-                                    tr("Rank %1 ran no kernel, memcpy or memset on a GPU stream: no GPU idle time to split")
-                                        .arg(rank));
+                                    several ? tr("Ranks %1 ran no kernel, memcpy or memset on a GPU stream: no GPU idle time to split")
+                                                  .arg(names.join(QStringLiteral(", ")))
+                                            : tr("Rank %1 ran no kernel, memcpy or memset on a GPU stream: no GPU idle time to split")
+                                                  .arg(names.value(0)));
     return data;
 }
 

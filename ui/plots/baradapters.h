@@ -16,6 +16,12 @@ BarChartData overlapBars(const Overlap& result, const QStringList& rankNames);
 BarChartData kernelTypeBars(const KernelBreakdown& result);
 // The streams of one rank, in the analysis's order (HTA's), stacked by idle cause.
 // rank: the number on the result's rows (asked for one rank trace); rankName: how the title names it.
-BarChartData idleStreamBars(const IdleTime& result, int rank, const QString& rankName, bool percent);
+// A rank of the idle chart: the number its rows carry and how it is named.
+struct IdleRank {
+    int number = -1;
+    QString name;
+};
+// One rank's streams, or several ranks' side by side (keys "r0 s7") when several are selected.
+BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ranks, bool percent);
 
 } // namespace kscope

@@ -24,6 +24,7 @@
 #include <QFileInfo>
 #include <QIcon>
 #include <QLabel>
+#include <QTabBar>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -363,6 +364,18 @@ void MainWindow::restoreLayout()
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
     restoreState(settings.value(QStringLiteral("window/state")).toByteArray(), kLayoutVersion);
     m_bannerBar->setVisible(!bannerText().isEmpty());
+}
+
+void MainWindow::childEvent(QChildEvent* event)
+{
+    QMainWindow::childEvent(event);
+    // Elided dock tabs read alike ("Over…" is Overview or Overlap): whole titles, scrolled when
+    // they do not fit.
+    if (event->type() == QEvent::ChildPolished)
+        if (auto* tabs = qobject_cast<QTabBar*>(event->child())) {
+            tabs->setElideMode(Qt::ElideNone);
+            tabs->setUsesScrollButtons(true);
+        }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

@@ -58,6 +58,8 @@ signals:
     void statusShown(const QString& message);  // every status-bar message (tests read them)
 
 protected:
+    // Dock tab bars appear as docks are tabified: each gets whole titles and scroll buttons.
+    void childEvent(QChildEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;

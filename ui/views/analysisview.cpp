@@ -7,6 +7,7 @@
 #include "plots/plotdata.h"
 #include "plots/plots.h"
 
+#include "analysis/core/kernelnames.h"
 #include "analysis/tables/resulttables.h"
 #include "analysis/patterns/steps.h"
 #include "model/trace.h"
@@ -77,6 +78,14 @@ QList<TableExport> AnalysisView::tables() const
         return {};
     // As the CLI writes them: partial ranks marked, failed files and skipped files in the notes.
     QList<TableExport> tables = currentTables();
+    // Kernel tables carry the short names the screen shows, as their own CSV export does.
+    for (TableExport& t : tables) {
+        for (const ResultTableView* view : m_tableViews)
+            if (t.shortNameColumn.isEmpty() && t.name.startsWith(view->exportName()))
+                t.shortNameColumn = view->shortNameColumn();
+        if (!t.shortNameColumn.isEmpty())
+            t.table = withShortNameColumn(std::move(t.table), t.shortNameColumn.toStdString());
+    }
     if (const auto run = m_session->run())
         for (TableExport& t : tables)
             t.table = withLoadOutcome(std::move(t.table), *run);
@@ -221,6 +230,19 @@ RankIndex AnalysisView::shownRank() const
     const auto slice = m_session->slice();
     const std::optional<RankIndex> selected = selection()->rank();
     return slice && selected && slice->has(*selected) ? *selected : RankIndex{};
+}
+
+QList<RankIndex> AnalysisView::shownRanks() const
+{
+    const auto slice = m_session->slice();
+    QList<RankIndex> ranks;
+    if (slice)
+        for (RankIndex rank : selection()->ranks())
+            if (slice->has(rank) && !ranks.contains(rank))
+                ranks.push_back(rank);
+    if (ranks.isEmpty())
+        ranks.push_back(shownRank());
+    return ranks;
 }
 
 QString AnalysisView::shownRankName() const

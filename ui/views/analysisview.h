@@ -49,6 +49,9 @@ private:
 struct TableExport {
     QString name;
     Table table;
+    // The column of kernel (or op) names whose short names the export carries beside them; empty:
+    // that of the view's table whose export name begins this one's, if it has one.
+    QString shortNameColumn = {};
 };
 
 // A drawing that is not a chart (the timeline), as Export All writes it: name.png.
@@ -138,6 +141,9 @@ protected:
     // The rank a single-rank view shows: the selected one if the slice has it, else the first
     // (HTA's default is rank 0); the first without a slice.
     RankIndex shownRank() const;
+    // Every selected rank the slice has, in the order they were selected (the shown rank first),
+    // for views that can show several side by side; the shown rank alone when none is selected.
+    QList<RankIndex> shownRanks() const;
     // How the shown rank is named: its number, and its file where two files claim the number.
     QString shownRankName() const;
     // The shown rank in an export's file name: "rank3", or "rank3-4" (its position) where two

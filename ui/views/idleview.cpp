@@ -1,10 +1,12 @@
 // Idle time of the selected rank: stacked bars per stream by cause (host wait, kernel wait,
-// other), a histogram of the gaps' lengths per cause, and the longest gaps (a click selects the
-// gap and the GPU op that ended it; "Show on timeline" goes there).
+// other; every selected rank's streams side by side when several are selected with Ctrl+click),
+// a histogram of the shown rank's gaps' lengths per cause, and its longest gaps (a click selects
+// the gap and the GPU op that ended it; "Show on timeline" goes there).
 
 #include "views/analysisview.h"
 #include "views/viewlayout.h"
 
+#include "common/format.h"
 #include "models/resulttableview.h"
 #include "plots/baradapters.h"
 #include "plots/chartview.h"
@@ -79,7 +81,8 @@ protected:
     {
         IdleTimeOptions options;
         options.htaCompat = htaCompat();
-        options.ranks = {shownRank()};
+        const QList<RankIndex> ranks = shownRanks();
+        options.ranks.assign(ranks.begin(), ranks.end());
         options.consecutiveKernelDelayUs = delayUs();
         return analysisRequest("idle", options, idleTimeBreakdown);
     }
@@ -101,13 +104,29 @@ protected:
         m_idle = results.share(idleRequest());
         m_bins = results.share(histogramRequest());
         const QString name = shownRankName().toHtmlEscaped();
-        m_rankLabel->setText(partialRanks().contains(shownRank())
-                                 ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(name)
-                                 : tr("<b>Rank %1</b>").arg(name));
+        const QList<RankIndex> ranks = shownRanks();
+        QString label = partialRanks().contains(shownRank())
+                            ? tr("<b>Rank %1</b> — partial: its file was read only up to an error").arg(name)
+                            : tr("<b>Rank %1</b>").arg(name);
+        QVector<IdleRank> chartRanks;
+        for (RankIndex rank : ranks)
+            chartRanks.push_back({slice().at(rank).rank, fmt::qstr(slice().rankName(rank))});
+        if (ranks.size() > 1) {
+            QStringList others;
+            for (const IdleRank& rank : chartRanks)
+                others.push_back(rank.name.toHtmlEscaped());
+            label = tr("<b>Ranks %1</b> per stream; gaps of %2").arg(others.join(QStringLiteral(", ")), label);
+        }
+        m_rankLabel->setText(label);
+        m_streamsTag = m_rankTag;
+        if (ranks.size() > 1) {
+            QStringList numbers;
+            for (const IdleRank& rank : chartRanks)
+                numbers.push_back(QString::number(rank.number));
+            m_streamsTag = QStringLiteral("ranks") + numbers.join(QLatin1Char('-'));
+        }
         syncControls();
-        // The results hold this one rank trace: its rows carry its number.
-        const int number = slice().at(shownRank()).rank;
-        drawBars(*m_streams, idleStreamBars(*m_idle, number, shownRankName(), boolOption(kPercent, true)));
+        drawBars(*m_streams, idleStreamBars(*m_idle, chartRanks, boolOption(kPercent, true)));
         drawHistogram(*m_histogram, idleHistogramData(*m_bins, shownRankName(), logBins()));
         m_gaps->setTable(std::make_shared<Table>(idleGapsTable(slice(), *m_bins)));
         m_chosen = -1;
@@ -143,7 +162,7 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        return {{QStringLiteral("idle-time-%1").arg(m_rankTag), idleTable(*m_idle)},
+        return {{QStringLiteral("idle-time-%1").arg(m_streamsTag), idleTable(*m_idle)},
                 {QStringLiteral("idle-histogram-%1").arg(m_rankTag), idleHistogramTable(*m_bins)},
                 {QStringLiteral("idle-gaps-%1").arg(m_rankTag), idleGapsTable(slice(), *m_bins)}};
     }
@@ -159,6 +178,7 @@ private:
     QPushButton* m_showOnTimeline;
     int m_chosen = -1;  // the gap chosen in the table
     QString m_rankTag;  // of the rank presented
+    QString m_streamsTag;  // of the ranks in the streams chart: the rank's tag, or "ranks0-3-5"
     std::shared_ptr<const IdleTime> m_idle;
     std::shared_ptr<const IdleHistogram> m_bins;
 };

@@ -138,7 +138,7 @@ protected:
 
     QList<TableExport> currentTables() const override
     {
-        return {{QStringLiteral("kernel-distribution"), kernelDistributionTable(slice(), *m_top)}};
+        return {{QStringLiteral("kernel-distribution"), kernelDistributionTable(slice(), *m_top), QStringLiteral("name")}};
     }
 
 private:

@@ -40,9 +40,12 @@ public:
           m_annotations(new ResultTableView(QStringLiteral("annotations"), this)),
           m_names(new QStringListModel(this))
     {
-        makeCaption(m_caption, false);
-        m_operator->setPlaceholderText(tr("Operator, e.g. aten::linear"));
-        m_operator->setText(option(kOperator, QStringLiteral("aten::linear")));
+        // Wrapped: the notes say why nothing was found, and must be read whole.
+        makeCaption(m_caption, true);
+        m_operator->setPlaceholderText(tr("Operator (empty: the one whose kernels repeat most)"));
+        m_operator->setToolTip(tr("Every operator whose name contains this text; empty: the operator whose kernel "
+                                  "sequence repeats most on the rank"));
+        m_operator->setText(op());
         auto* completer = new QCompleter(m_names, this);
         completer->setCaseSensitivity(Qt::CaseInsensitive);
         completer->setFilterMode(Qt::MatchContains);
@@ -53,7 +56,13 @@ public:
         setPage(this, {controlRow(this, {tr("Operator:"), m_operator, m_cpu, m_showOnTimeline}), m_caption},
                 tabPages(this, {{m_patterns, tr("Kernel sequences")}, {m_annotations, tr("User annotations")}}));
         addTableViews({m_patterns, m_annotations});
-        connect(m_operator, &QLineEdit::editingFinished, this, [this] { setOption(kOperator, m_operator->text().trimmed()); });
+        connect(m_operator, &QLineEdit::editingFinished, this, [this] {
+            const QString text = m_operator->text().trimmed();
+            // The suggestion shown in the box is not the user's choice: it follows the next run.
+            if (op().isEmpty() && m_patternsResult && m_patternsResult->suggested && text == fmt::qstr(m_patternsResult->operatorName))
+                return;
+            setOption(kOperator, text);
+        });
         connect(m_cpu, &QCheckBox::toggled, this, [this](bool on) { setOption(kCpuAnnotations, on); });
         connect(m_patterns, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             m_chosen = index.row();
@@ -66,7 +75,8 @@ public:
     }
 
 protected:
-    QString op() const { return option(kOperator, QStringLiteral("aten::linear")); }
+    // Empty unless the user named one: the engine then suggests the operator.
+    QString op() const { return option(kOperator, QString()); }
     bool cpu() const { return boolOption(kCpuAnnotations, false); }
     Request<KernelPatterns> patternsRequest() const
     {
@@ -93,7 +103,7 @@ protected:
         m_annotationsResult = results.share(annotationsRequest());
         {
             const QSignalBlocker a(m_operator), b(m_cpu);
-            m_operator->setText(op());
+            m_operator->setText(m_patternsResult->suggested ? fmt::qstr(m_patternsResult->operatorName) : op());
             m_cpu->setChecked(cpu());
         }
         // Completion from the run's own operator names.
