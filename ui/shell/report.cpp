@@ -54,36 +54,69 @@ QString runFacts(const Run& run, const QString& path)
              devices.isEmpty() ? QString() : QStringLiteral(", ") + devices.join(QStringLiteral(", ")).toHtmlEscaped());
 }
 
+// Who is slow: the step times, the slowest rank when it is slower than noise, HTA's stragglers.
+struct SlowRanks {
+    ProfilerSteps steps;
+    StepTimeStats times;
+    size_t stepRanks = 0;
+    bool slowestBeyondNoise = false;  // its median step time more than 2% above the run's
+    Stragglers stragglers;
+
+    // The ranks a reader wants every per-rank section of, each with why.
+    QList<QPair<int, QString>> ranksThatMatter() const
+    {
+        QList<QPair<int, QString>> ranks;
+        if (slowestBeyondNoise)
+            ranks.push_back({times.slowestRank, QStringLiteral("the slowest rank")});
+        for (int r : stragglers.ranks)
+            if (!(slowestBeyondNoise && r == times.slowestRank))
+                ranks.push_back({r, QStringLiteral("a potential straggler")});
+        return ranks;
+    }
+};
+
+SlowRanks slowRanks(const Run& run)
+{
+    SlowRanks slow;
+    slow.steps = profilerSteps(run);
+    slow.times = stepTimeStats(slow.steps, StepClock::GpuElseCpu);
+    std::set<int> stepRanks;
+    for (const StepSpan& span : slow.steps.spans)
+        stepRanks.insert(span.rank);
+    slow.stepRanks = stepRanks.size();
+    slow.slowestBeyondNoise = slow.times.spans > 0 && stepRanks.size() > 1 && slow.times.slowestMedianNs > 1.02 * slow.times.medianNs;
+    if (slow.times.spans > 0)
+        slow.stragglers = potentialStragglers(run, {.htaCompat = run.htaCompat});
+    return slow;
+}
+
 // What a reader wants before any chart: the step time, who is slow, and where every rank's GPU
 // time went.
-QString headline(const Run& run)
+QString headline(const Run& run, const SlowRanks& slow)
 {
     QString html = QStringLiteral("<h2>Headline</h2>");
-    const ProfilerSteps steps = profilerSteps(run);
-    const StepTimeStats times = stepTimeStats(steps, StepClock::GpuElseCpu);
+    const ProfilerSteps& steps = slow.steps;
+    const StepTimeStats& times = slow.times;
     if (times.spans == 0) {
         html += QStringLiteral("<p>No ProfilerStep: step times cannot be given; the numbers below cover the whole trace.</p>");
     } else {
-        std::set<int> stepRanks;
-        for (const StepSpan& span : steps.spans)
-            stepRanks.insert(span.rank);
         html += QStringLiteral("<p><b>Step time</b> %1 (median of %2 steps × %3; %4 – %5).")
                     .arg(fmt::duration(times.medianNs))
                     .arg(steps.steps.size())
-                    .arg(fmt::count(qint64(stepRanks.size()), "rank", "ranks"))
+                    .arg(fmt::count(qint64(slow.stepRanks), "rank", "ranks"))
                     .arg(fmt::duration(times.minNs), fmt::duration(times.maxNs));
         // A slowest rank only when it is slower by more than noise.
-        if (stepRanks.size() > 1 && times.slowestMedianNs > 1.02 * times.medianNs)
-            html += QStringLiteral(" <b>Slowest rank</b>: %1 (median %2, %3 above the run's).")
+        if (slow.slowestBeyondNoise)
+            html += QStringLiteral(" <b>Slowest rank</b>: <a href=\"#rank%1\">%1</a> (median %2, %3 above the run's).")
                         .arg(times.slowestRank)
                         .arg(fmt::duration(times.slowestMedianNs), fmt::percent(100.0 * (times.slowestMedianNs / times.medianNs - 1.0)));
-        else if (stepRanks.size() > 1)
+        else if (slow.stepRanks > 1)
             html += QStringLiteral(" Every rank's median step time is within 2% of the run's.");
-        const Stragglers stragglers = potentialStragglers(run, {.htaCompat = run.htaCompat});
+        const Stragglers& stragglers = slow.stragglers;
         if (!stragglers.ranks.empty()) {
             QStringList ranks;
             for (int r : stragglers.ranks)
-                ranks << QString::number(r);
+                ranks << QStringLiteral("<a href=\"#rank%1\">%1</a>").arg(r);
             html += QStringLiteral(" <b>Potential stragglers</b> (HTA's late-start rule): rank %1.").arg(ranks.join(QStringLiteral(", ")));
         }
         html += QStringLiteral("</p>");
@@ -116,6 +149,31 @@ QString headline(const Run& run)
         html += QStringLiteral("<p>The %1 ranks with the most idle time of %2; temporal.csv has every rank.</p>")
                     .arg(kMaxRows)
                     .arg(temporal.rows.size());
+    return html;
+}
+
+// Each view's charts and table links under a heading (h2, or `heading` inside a rank's section);
+// the files are added to `files`.
+QString viewSections(const QList<ViewFiles>& written, const QString& heading, QStringList& files, const QString& folder = {})
+{
+    const auto link = [&](const QString& path) { return (folder.isEmpty() ? QString() : folder + QLatin1Char('/')) + QFileInfo(path).fileName(); };
+    const QString tag = heading.isEmpty() ? QStringLiteral("h2") : heading;
+    QString html;
+    for (const ViewFiles& view : written) {
+        if (view.charts.isEmpty() && view.tables.isEmpty())
+            continue;
+        html += QStringLiteral("<%1>%2</%1>").arg(tag, view.title.toHtmlEscaped());
+        for (const QString& chart : view.charts)
+            html += QStringLiteral("<img src=\"%1\" alt=\"%2\">").arg(link(chart).toHtmlEscaped(),
+                                                                      view.title.toHtmlEscaped());
+        if (!view.tables.isEmpty()) {
+            html += QStringLiteral("<p>Tables (the CLI's columns):");
+            for (const QString& table : view.tables)
+                html += QStringLiteral(" <a href=\"%1\">%1</a>").arg(link(table).toHtmlEscaped());
+            html += QStringLiteral("</p>");
+        }
+        files << view.charts << view.tables;
+    }
     return html;
 }
 
@@ -162,24 +220,41 @@ ReportOutput writeReport(const ReportInput& input, const QString& outDir)
     html += runFacts(*input.run, input.path);
     if (input.compare)
         html += QStringLiteral("<p>Compared with:</p>") + runFacts(*input.compare, input.comparePath);
-    html += headline(*input.run);
+    const SlowRanks slow = slowRanks(*input.run);
+    html += headline(*input.run, slow);
     const Table issues = importIssuesTable(*input.run);
     html += QStringLiteral("<h2>Import issues</h2>")
         + (issues.rows.empty() ? QStringLiteral("<p>None: every file was read whole.</p>") : htmlTable(issues));
-    for (const ViewFiles& files : written) {
-        if (files.charts.isEmpty() && files.tables.isEmpty())
+    if (!input.run->ranks.empty())
+        html += QStringLiteral("<p id=\"rank%1\">Views of one rank show rank %1 here%2.</p>")
+                    .arg(input.run->ranks.front().rank)
+                    .arg(slow.ranksThatMatter().isEmpty() ? QString()
+                                                          : QStringLiteral("; the ranks that matter have their own sections below"));
+    html += viewSections(written, QString(), out.files);
+    // The single-rank views again for each rank that matters (they showed the first rank above),
+    // each rank's files in its own folder: rank5/idle-time-rank5.png.
+    const RankIndex shownFirst{};
+    for (const auto& [number, why] : slow.ranksThatMatter()) {
+        const RankTrace* rank = input.run->findRank(number);
+        if (!rank || input.run->indexOf(*rank) == shownFirst)
             continue;
-        html += QStringLiteral("<h2>%1</h2>").arg(files.title.toHtmlEscaped());
-        for (const QString& chart : files.charts)
-            html += QStringLiteral("<img src=\"%1\" alt=\"%2\">").arg(QFileInfo(chart).fileName().toHtmlEscaped(),
-                                                                      files.title.toHtmlEscaped());
-        if (!files.tables.isEmpty()) {
-            html += QStringLiteral("<p>Tables (the CLI's columns):");
-            for (const QString& table : files.tables)
-                html += QStringLiteral(" <a href=\"%1\">%1</a>").arg(QFileInfo(table).fileName().toHtmlEscaped());
-            html += QStringLiteral("</p>");
+        session.selection()->setRank(input.run->indexOf(*rank));
+        clock.restart();
+        while (busy() && clock.elapsed() < 600000)
+            QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QList<AnalysisView*> rankViews;  // the comparison has its own section: not repeated per rank
+        for (AnalysisView* view : views)
+            if (const ViewSpec* spec = findViewSpec(view->id());
+                spec && (spec->follows & Follows::Ranks) && !(spec->follows & Follows::Comparison))
+                rankViews << view;
+        const QString folder = QStringLiteral("rank%1").arg(number);
+        if (!QDir(outDir).mkpath(folder)) {
+            out.error = QStringLiteral("cannot create %1").arg(QDir(outDir).filePath(folder));
+            return out;
         }
-        out.files << files.charts << files.tables;
+        const QList<ViewFiles> perRank = exportViews(rankViews, QDir(outDir).filePath(folder), 1100, 600, true);
+        html += QStringLiteral("<h2 id=\"%1\">Rank %2: %3</h2>").arg(folder).arg(number).arg(why.toHtmlEscaped());
+        html += viewSections(perRank, QStringLiteral("h3"), out.files, folder);
     }
     html += QStringLiteral("</body></html>\n");
     out.indexPath = QDir(outDir).filePath(QStringLiteral("index.html"));
