@@ -13,6 +13,8 @@
 #include <QJsonObject>
 
 #include <chrono>
+#include <map>
+#include <sstream>
 
 using namespace kscope;
 
@@ -54,6 +56,25 @@ class TestCli : public QObject {
     Q_OBJECT
 
 private slots:
+    // bench load reads the same files with the bare pass (inflate, cut, eight fields) and says how
+    // close the loader comes to it: both count every event of the files.
+    void benchLoadComparesWithTheBarePass()
+    {
+        std::string output;
+        QCOMPARE(cli("bench load --format csv " + sampleRun(), output), 0);
+        std::map<std::string, double> rows;
+        std::istringstream lines(output);
+        for (std::string line; std::getline(lines, line);) {
+            const size_t comma = line.find(',');
+            if (comma != std::string::npos && line.compare(0, comma, "metric") != 0)
+                rows[line.substr(0, comma)] = std::atof(line.c_str() + comma + 1);
+        }
+        QVERIFY2(rows.count("events_read") && rows.count("bare_pass_events") && rows.count("fraction_of_bare_pass"), output.c_str());
+        QVERIFY(rows["events_read"] > 8000);
+        QCOMPARE(rows["bare_pass_events"], rows["events_read"]);
+        QVERIFY(rows["bare_pass_throughput"] > 0);
+        QVERIFY(rows["fraction_of_bare_pass"] > 0);
+    }
     void exitCodes_data()
     {
         QTest::addColumn<QString>("arguments");

@@ -3,6 +3,7 @@
 #include "benchtimeline.h"
 #include "command.h"
 
+#include "model/barepass.h"
 #include "model/runslice.h"
 
 #include <CLI/CLI.hpp>
@@ -144,6 +145,7 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
     table.addRow({std::string("uncompressed_per_cpu_second"), uncompressed / mb / bestCpuSeconds, std::string("MB/cpu-s")});
     table.addRow({std::string("parallel_speedup"), bestCpuSeconds / bestSeconds, std::string("cpu-s/s")});
     table.addRow({std::string("events_read_per_second"), read / bestSeconds, std::string("events/s")});
+    table.addRow({std::string("events_read"), static_cast<int64_t>(read), std::string("")});
     table.addRow({std::string("events_kept"), static_cast<int64_t>(events), std::string("")});
     table.addRow({std::string("resident_bytes_per_event"), events ? static_cast<double>(resident) / events : 0.0,
                   std::string("B/event")});
@@ -153,6 +155,24 @@ int runBench(const BenchArgs& bench, const Invocation& invocation)
                   std::string("ratio")});
     table.addRow({std::string("json_bytes_per_event"), read ? static_cast<double>(uncompressed) / read : 0.0,
                   std::string("B/event")});
+    // The floor, in the same process on the same files: ours as a fraction of it holds when the
+    // machine is busy with something else (both runs slow down alike).
+    std::vector<std::filesystem::path> files;
+    for (const RunFile& file : discoverRunFiles(inputs).traces)
+        files.push_back(file.path);
+    BarePassResult bare;
+    for (int i = 0; i < std::max(repeat, 1); ++i) {
+        BarePassResult pass = barePass(files, threads, options.chunkBytes);
+        if (i == 0 || pass.seconds < bare.seconds)
+            bare = std::move(pass);
+    }
+    if (!bare.error.empty())
+        std::cerr << "warning: bare pass: " << bare.error << '\n';
+    const double bareThroughput = bare.seconds > 0 ? bare.uncompressedBytes / mb / bare.seconds : 0.0;
+    table.addRow({std::string("bare_pass_throughput"), bareThroughput, std::string("MB/s")});
+    table.addRow({std::string("bare_pass_events"), static_cast<int64_t>(bare.events), std::string("")});
+    table.addRow({std::string("fraction_of_bare_pass"), bareThroughput > 0 ? uncompressed / mb / bestSeconds / bareThroughput : 0.0,
+                  std::string("ratio")});
     if (rssBetweenLoads.size() >= 2) {
         // Flat when loading frees everything it took: a leak grows it with every repeat.
         const double growth = (double(rssBetweenLoads.back()) - double(rssBetweenLoads.front())) / (rssBetweenLoads.size() - 1);

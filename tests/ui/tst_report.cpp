@@ -58,7 +58,7 @@ void TestReport::writesEveryChartAndTable()
     const qsizetype head = html.indexOf(QLatin1String("<h2>Headline</h2>"));
     QVERIFY(head > 0 && head < html.indexOf(QLatin1String("<h2>Import issues</h2>")));
     QVERIFY(html.contains(QLatin1String("<b>Step time</b>")));
-    QVERIFY2(html.contains(QLatin1String("Potential stragglers</b> (HTA's late-start rule): rank <a href=\"#rank5\">5</a>")),
+    QVERIFY2(html.contains(QLatin1String("Potential stragglers</b> (HTA's late-start rule): ranks <a href=\"#rank5\">5</a>, <a href=\"#rank1\">1</a>")),
              "the sample run's straggler");
     // The straggler's own section: the single-rank views of rank 5, in its folder, after the
     // first rank's.

@@ -117,7 +117,8 @@ QString headline(const Run& run, const SlowRanks& slow)
             QStringList ranks;
             for (int r : stragglers.ranks)
                 ranks << QStringLiteral("<a href=\"#rank%1\">%1</a>").arg(r);
-            html += QStringLiteral(" <b>Potential stragglers</b> (HTA's late-start rule): rank %1.").arg(ranks.join(QStringLiteral(", ")));
+            html += QStringLiteral(" <b>Potential stragglers</b> (HTA's late-start rule): %1 %2.")
+                        .arg(ranks.size() > 1 ? QStringLiteral("ranks") : QStringLiteral("rank"), ranks.join(QStringLiteral(", ")));
         }
         html += QStringLiteral("</p>");
     }
