@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <thread>
 
 namespace kscope {
 
@@ -145,6 +146,44 @@ struct EventBatchParser::RawEvent {
         keep.clear();
         *this = RawEvent{};
         numericArgs = std::move(keep);
+    }
+};
+
+// The helper's share of a batch: a copy of its elements (the in-place brackets of the two parts
+// could need the same byte), its own simdjson parser (the strings it unescapes live there until
+// they are committed) and the events it read, kept from batch to batch so nothing is allocated
+// or faulted in again.
+struct EventBatchParser::Helper {
+    ondemand::parser parser;
+    ByteBuffer text;
+    std::vector<RawEvent> events;
+    size_t parsed = 0;  // events[0, parsed) are complete
+
+    void run(const char* window, const std::vector<ElementSpan>& elements, size_t from, EventBatchParser& owner)
+    {
+        parsed = 0;
+        const size_t first = elements[from].begin;
+        const size_t bytes = elements.back().end - first;
+        text.ensure(bytes + 2 + simdjson::SIMDJSON_PADDING, 0);
+        text[0] = '[';
+        std::memcpy(text.data() + 1, window + first, bytes);
+        text[bytes + 1] = ']';
+        const size_t count = elements.size() - from;
+        if (events.size() < count)
+            events.resize(count);
+        ondemand::document document;
+        ondemand::array array;
+        if (parser.iterate(text.data(), bytes + 2, text.size()).get(document) || document.get_array().get(array))
+            return;
+        for (auto item : array) {
+            ondemand::value value;
+            RawEvent& ev = events[parsed];
+            ev.reset();
+            if (item.get(value) || !owner.parseOne(value, ev))
+                return;
+            if (++parsed == count)
+                return;
+        }
     }
 };
 
@@ -421,10 +460,17 @@ bool EventBatchParser::parseOne(ondemand::value element, RawEvent& ev)
     return true;
 }
 
-void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements)
+void EventBatchParser::useHelperThread()
 {
-    const size_t first = elements.front().begin;
-    const size_t last = elements.back().end;
+    if (!m_helper)
+        m_helper = std::make_unique<Helper>();
+}
+
+size_t EventBatchParser::parseInPlace(char* window, size_t windowSize, uint64_t base,
+                                      const std::vector<ElementSpan>& elements, size_t from, size_t to)
+{
+    const size_t first = elements[from].begin;
+    const size_t last = elements[to - 1].end;
     // Turn "{..},{..}" into "[{..},{..}]" where it lies: no copy of the batch.
     char* doc = window + first - 1;
     const char savedBefore = *doc;
@@ -433,7 +479,7 @@ void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, con
     window[last] = ']';
     const size_t bytes = last - first + 2;
 
-    size_t done = 0;
+    size_t done = from;
     ondemand::document document;
     ondemand::array array;
     if (!m_parser.iterate(doc, bytes, windowSize - (first - 1)).get(document) && !document.get_array().get(array)) {
@@ -444,14 +490,41 @@ void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, con
             if (item.get(value) || !parseOne(value, *m_event))
                 break;
             commit(*m_event, base + span.begin, std::string_view(window + span.begin, span.end - span.begin));
-            if (++done == elements.size())
+            if (++done == to)
                 break;
         }
     }
     *doc = savedBefore;
     window[last] = savedAfter;
-    // A malformed event stops On-Demand for the rest of the batch: take those one at a time.
-    for (size_t k = done; k < elements.size(); ++k)
+    return done;
+}
+
+void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements)
+{
+    // Below this a thread start costs more than the helper saves.
+    constexpr size_t kMinElementsToShare = 4096;
+    const size_t n = elements.size();
+    if (!m_helper || n < kMinElementsToShare) {
+        const size_t done = parseInPlace(window, windowSize, base, elements, 0, n);
+        // A malformed event stops On-Demand for the rest of the batch: take those one at a time.
+        for (size_t k = done; k < n; ++k)
+            parseIsolated(window, base, elements[k]);
+        return;
+    }
+    // This thread also commits every event (interning, columns), about a quarter of the work of
+    // reading one: it takes the smaller part (measured: 45% leaves neither thread waiting).
+    const size_t mid = n * 9 / 20;
+    std::thread helper([&] { m_helper->run(window, elements, mid, *this); });
+    const size_t done = parseInPlace(window, windowSize, base, elements, 0, mid);
+    for (size_t k = done; k < mid; ++k)
+        parseIsolated(window, base, elements[k]);
+    helper.join();
+    size_t k = mid;
+    for (size_t i = 0; i < m_helper->parsed; ++i, ++k) {
+        const ElementSpan& span = elements[k];
+        commit(m_helper->events[i], base + span.begin, std::string_view(window + span.begin, span.end - span.begin));
+    }
+    for (; k < n; ++k)
         parseIsolated(window, base, elements[k]);
 }
 

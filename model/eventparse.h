@@ -29,8 +29,17 @@ public:
     // and simdjson's padding after its end (windowSize).
     void parse(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements);
 
+    // From now on a large batch is parsed on two threads: a helper turns the later part of the
+    // batch into fields while this thread parses and commits the earlier part, then commits the
+    // helper's events in file order. For one file on a machine with a spare core.
+    void useHelperThread();
+
 private:
     struct RawEvent;
+    struct Helper;
+    // Parses and commits elements[from, to) in place in window; returns the first not committed.
+    size_t parseInPlace(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements,
+                        size_t from, size_t to);
     bool parseOne(simdjson::ondemand::value element, RawEvent& event);
     bool parseArgs(simdjson::ondemand::object args, RawEvent& event);
     void commit(RawEvent& event, uint64_t offset, std::string_view text);
@@ -41,6 +50,7 @@ private:
     simdjson::ondemand::parser& m_parser;  // one per thread, reused across files
     ByteBuffer m_batch;
     std::unique_ptr<RawEvent> m_event;
+    std::unique_ptr<Helper> m_helper;
 };
 
 } // namespace kscope

@@ -10,8 +10,8 @@
 namespace kscope {
 
 // Reads a trace file as a stream of uncompressed bytes: gzip (detected by its magic bytes,
-// concatenated members included) is inflated on the fly with zlib, anything else passes through.
-// Streaming keeps memory flat and avoids libdeflate's whole-buffer and 4 GiB-trailer limits.
+// concatenated members included) is inflated on the fly (ISA-L), anything else passes through.
+// Streaming keeps memory flat and avoids whole-buffer inflaters' size and 4 GiB-trailer limits.
 class InflateReader {
 public:
     InflateReader();

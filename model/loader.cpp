@@ -432,10 +432,13 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
         const uint64_t perWorker = std::max<uint64_t>(options.chunkBytes * 4, 1);
         workers = static_cast<unsigned>(std::clamp<uint64_t>(options.memoryBudgetBytes / perWorker, 1, workers));
     }
+    // With a core to spare for every file (the one-rank run users open most), each file is read
+    // on two threads.
+    const unsigned threadsPerFile = files.traces.size() * 2 <= workers ? 2 : 1;
     workers = static_cast<unsigned>(std::min<size_t>(workers, std::max<size_t>(files.traces.size(), 1)));
     parallelFor(order.size(), workers, stop, [&](size_t k) {
         const size_t i = order[k];
-        parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop);
+        parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop, threadsPerFile);
         if (options.htaCompat)
             parsed[i].rankFromContent = htaRankFromContent(files.traces[i].path);
         if (progress)

@@ -77,8 +77,9 @@ struct ParsedFile {
     std::optional<LoadError> error;
     int rankFromContent = -1;   // distributedInfo.rank
 };
+// threads > 1: the file's events are read on two threads (for a run with fewer files than cores).
 ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& options,
-                          LoadProgress* progress = nullptr, std::stop_token stop = {});
+                          LoadProgress* progress = nullptr, std::stop_token stop = {}, unsigned threads = 1);
 
 // The earliest timestamp among the events a load would keep of one file (what Run::minTsNs takes
 // from a loaded rank, HTA's rounding included with htaCompat), without keeping any event: files

@@ -75,6 +75,7 @@ public:
     // Set: whole traceEvents elements go here instead of the event parser (a scan that keeps
     // nothing, such as the earliest timestamp of a file left out of the load).
     std::function<void(const char* window, const std::vector<ElementSpan>& elements)> elementSink;
+    void useHelperThread() { m_events.useHelperThread(); }
     uint64_t sizeHint = 0;  // expected uncompressed bytes, 0 = unknown
     bool isGzip = false;    // the compression-ratio guard applies
     // Accounts for the rest of the file's compressed bytes, however parsing ended.
@@ -405,7 +406,7 @@ ParsedFile finishParse(ParsedFile& parsed, RankBuilder& builder, TraceParser& pa
 } // namespace
 
 ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& options, LoadProgress* progress,
-                          std::stop_token stop)
+                          std::stop_token stop, unsigned threads)
 {
     ParsedFile parsed;
     parsed.trace.file = file;
@@ -427,6 +428,8 @@ ParsedFile parseTraceFile(const std::filesystem::path& file, const LoadOptions& 
         [&reader] { return reader.compressedConsumed(); }, stop);
     parser.sizeHint = reader.expectedUncompressedSize();
     parser.isGzip = reader.isGzip();
+    if (threads > 1)
+        parser.useHelperThread();
     parser.sourceError = [&reader]() -> std::optional<LoadError> {
         if (!reader.failed())
             return std::nullopt;

@@ -2,7 +2,7 @@
 # Installs every Debian 12 package Kinetoscope needs to build, test and run. Idempotent.
 set -eu
 PACKAGES="build-essential cmake ninja-build pkg-config \
-  qt6-base-dev libqcustomplot-dev libsimdjson-dev libcli11-dev libeigen3-dev zlib1g-dev libdeflate-dev libsqlite3-dev \
+  qt6-base-dev libqcustomplot-dev libsimdjson-dev libcli11-dev libeigen3-dev zlib1g-dev libisal-dev libsqlite3-dev \
   libgl-dev fonts-dejavu-core xvfb xauth python3 \
   chromium"
 # chromium: the tests open the HTML report in a real browser (headless) and look at what it draws.

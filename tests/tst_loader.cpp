@@ -76,6 +76,31 @@ std::string originTrace(int rank)
     return head + R"({"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 1500, "dur": 10}]})";
 }
 
+
+// Many steps of ops, launches, kernels, flows and counters, with an escaped name and a few bad
+// events late in the file (the part a second parsing thread takes).
+std::string manyEventsTrace(int steps)
+{
+    std::string events;
+    for (int k = 0; k < steps; ++k) {
+        const std::string ts = std::to_string(2000 + 100 * k);
+        const std::string corr = std::to_string(1000 + k);
+        events += ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"aten::mm\\u0020#" + std::to_string(k % 7)
+            + "\", \"pid\": 10, \"tid\": 11, \"ts\": " + ts + ", \"dur\": 50, \"args\": {\"External id\": " + corr + "}}";
+        events += ",\n  {\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 10, \"tid\": 11, \"ts\": "
+            + ts + ".5, \"dur\": 5, \"args\": {\"correlation\": " + corr + "}}";
+        events += ",\n  {\"ph\": \"s\", \"id\": " + corr + ", \"pid\": 10, \"tid\": 11, \"ts\": " + ts + ".5, \"cat\": \"ac2g\", \"name\": \"ac2g\"}";
+        events += ",\n  {\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"gemm_" + std::to_string(k % 13) + "\", \"pid\": 0, \"tid\": 7, \"ts\": "
+            + ts + ".75, \"dur\": 30.125, \"args\": {\"stream\": 7, \"correlation\": " + corr + ", \"grid\": [4, 2, 1]}}";
+        events += ",\n  {\"ph\": \"C\", \"name\": \"Memory\", \"pid\": 10, \"tid\": 11, \"ts\": " + ts + ", \"args\": {\"Total Allocated\": " + corr + "}}";
+        if (k == steps - 40)
+            events += ",\n  {\"ph\": \"X\", \"ts\": 1x2, \"dur\": 1}";
+        if (k == steps - 20)
+            events += ",\n  {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"x\", \"pid\": 1, \"tid\": 1, \"ts\": \"soon\", \"dur\": 3}";
+    }
+    return sampleTrace(0, events);
+}
+
 class TestLoader : public QObject {
     Q_OBJECT
 
@@ -428,6 +453,40 @@ private slots:
         const RankTrace* rank0 = run->findRank(0);
         QVERIFY(rank0);
         QCOMPARE(run->str(rank0->events.name[0]), std::string_view("PyTorch Profiler (0)"));
+    }
+
+    // [load-speed] One file read on two threads (a run with a core to spare per file) gives the
+    // same table, strings, bad events and counters as one thread, bad events in the later part
+    // of a batch included.
+    void twoThreadsReadOneFileAsOne()
+    {
+        const auto dir = test::scratchDir("two-threads");
+        test::writeFile(dir / "rank0.json", manyEventsTrace(3000));
+        const ParsedFile one = parseTraceFile(dir / "rank0.json", LoadOptions{}, nullptr, {}, 1);
+        const ParsedFile two = parseTraceFile(dir / "rank0.json", LoadOptions{}, nullptr, {}, 2);
+        QVERIFY(!one.error && !two.error);
+        QVERIFY(one.trace.events.size() > 9000);
+        const EventTable& a = one.trace.events;
+        const EventTable& b = two.trace.events;
+        QCOMPARE(b.size(), a.size());
+        QVERIFY(a.tsNs == b.tsNs && a.durNs == b.durNs && a.name == b.name && a.category == b.category);
+        QVERIFY(a.thread == b.thread && a.stream == b.stream && a.correlation == b.correlation);
+        QVERIFY(a.externalId == b.externalId && a.link == b.link && a.parent == b.parent && a.step == b.step);
+        QCOMPARE(two.strings.size(), one.strings.size());
+        for (uint32_t id = 0; id < one.strings.size(); ++id)
+            QCOMPARE(two.strings.view(StringId{id}), one.strings.view(StringId{id}));
+        QVERIFY(one.strings.find("aten::mm #3") != StringId{});
+        QCOMPARE(two.trace.counters.size(), one.trace.counters.size());
+        QCOMPARE(two.trace.flows.size(), one.trace.flows.size());
+        QCOMPARE(two.trace.eventsRead, one.trace.eventsRead);
+        QCOMPARE(two.trace.badEvents.size(), size_t(2));
+        QCOMPARE(two.trace.badEvents.size(), one.trace.badEvents.size());
+        for (size_t k = 0; k < one.trace.badEvents.size(); ++k) {
+            QCOMPARE(two.trace.badEvents[k].kind, one.trace.badEvents[k].kind);
+            QCOMPARE(two.trace.badEvents[k].count, one.trace.badEvents[k].count);
+            QCOMPARE(two.trace.badEvents[k].samples[0].byteOffset, one.trace.badEvents[k].samples[0].byteOffset);
+            QCOMPARE(two.trace.badEvents[k].samples[0].excerpt, one.trace.badEvents[k].samples[0].excerpt);
+        }
     }
 
     void gzipVariants()

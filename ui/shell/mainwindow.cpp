@@ -633,7 +633,7 @@ QString MainWindow::aboutText()
               "comparison of two runs, with the definitions of Holistic Trace Analysis (HTA).</p>"
               "<p>Built with Qt %2 (running on Qt %3).</p>"
               "<p>It uses: Qt 6 (LGPL-3.0), QCustomPlot 2.1 (GPL-3.0), simdjson (Apache-2.0), Eigen 3 (MPL-2.0), "
-              "zlib (zlib licence), libdeflate (MIT), CLI11 (BSD-3-Clause). Because QCustomPlot is GPL-3.0, "
+              "zlib (zlib licence), ISA-L (BSD-3-Clause), CLI11 (BSD-3-Clause). Because QCustomPlot is GPL-3.0, "
               "the application as distributed is under the GPL-3.0.</p>")
         .arg(QStringLiteral(KSCOPE_VERSION), QStringLiteral(QT_VERSION_STR), QString::fromLatin1(qVersion()));
 }
