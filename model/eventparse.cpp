@@ -514,7 +514,7 @@ void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, con
     // This thread also commits every event (interning, columns), about a quarter of the work of
     // reading one: it takes the smaller part (measured: 45% leaves neither thread waiting).
     const size_t mid = n * 9 / 20;
-    std::thread helper([&] { m_helper->run(window, elements, mid, *this); });
+    std::jthread helper([&] { m_helper->run(window, elements, mid, *this); });  // joined on a throw too
     const size_t done = parseInPlace(window, windowSize, base, elements, 0, mid);
     for (size_t k = done; k < mid; ++k)
         parseIsolated(window, base, elements[k]);
