@@ -159,16 +159,17 @@ struct EventBatchParser::Helper {
     std::vector<RawEvent> events;
     size_t parsed = 0;  // events[0, parsed) are complete
 
-    void run(const char* window, const std::vector<ElementSpan>& elements, size_t from, EventBatchParser& owner)
+    void run(const char* window, const std::vector<ElementSpan>& elements, size_t from, size_t to,
+             EventBatchParser& owner)
     {
         parsed = 0;
         const size_t first = elements[from].begin;
-        const size_t bytes = elements.back().end - first;
+        const size_t bytes = elements[to - 1].end - first;
         text.ensure(bytes + 2 + simdjson::SIMDJSON_PADDING, 0);
         text[0] = '[';
         std::memcpy(text.data() + 1, window + first, bytes);
         text[bytes + 1] = ']';
-        const size_t count = elements.size() - from;
+        const size_t count = to - from;
         if (events.size() < count)
             events.resize(count);
         ondemand::document document;
@@ -501,21 +502,39 @@ size_t EventBatchParser::parseInPlace(char* window, size_t windowSize, uint64_t 
 
 void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements)
 {
+    // simdjson sizes its buffers to the largest document it is given (about five bytes per byte,
+    // kept per thread): handing it at most 4 MiB of events at once keeps that small whatever the
+    // read chunk, at no cost in speed.
+    constexpr size_t kMaxBatchBytes = 4u << 20;
+    size_t from = 0;
+    while (from < elements.size()) {
+        const size_t limit = elements[from].begin + kMaxBatchBytes;
+        auto past = std::upper_bound(elements.begin() + static_cast<std::ptrdiff_t>(from) + 1, elements.end(), limit,
+                                     [](size_t end, const ElementSpan& span) { return end < span.end; });
+        const size_t to = static_cast<size_t>(past - elements.begin());
+        parseBatch(window, windowSize, base, elements, from, to);
+        from = to;
+    }
+}
+
+void EventBatchParser::parseBatch(char* window, size_t windowSize, uint64_t base,
+                                  const std::vector<ElementSpan>& elements, size_t from, size_t to)
+{
     // Below this a thread start costs more than the helper saves.
     constexpr size_t kMinElementsToShare = 4096;
-    const size_t n = elements.size();
+    const size_t n = to - from;
     if (!m_helper || n < kMinElementsToShare) {
-        const size_t done = parseInPlace(window, windowSize, base, elements, 0, n);
+        const size_t done = parseInPlace(window, windowSize, base, elements, from, to);
         // A malformed event stops On-Demand for the rest of the batch: take those one at a time.
-        for (size_t k = done; k < n; ++k)
+        for (size_t k = done; k < to; ++k)
             parseIsolated(window, base, elements[k]);
         return;
     }
     // This thread also commits every event (interning, columns), about a quarter of the work of
     // reading one: it takes the smaller part (measured: 45% leaves neither thread waiting).
-    const size_t mid = n * 9 / 20;
-    std::jthread helper([&] { m_helper->run(window, elements, mid, *this); });  // joined on a throw too
-    const size_t done = parseInPlace(window, windowSize, base, elements, 0, mid);
+    const size_t mid = from + n * 9 / 20;
+    std::jthread helper([&] { m_helper->run(window, elements, mid, to, *this); });  // joined on a throw too
+    const size_t done = parseInPlace(window, windowSize, base, elements, from, mid);
     for (size_t k = done; k < mid; ++k)
         parseIsolated(window, base, elements[k]);
     helper.join();
@@ -524,7 +543,7 @@ void EventBatchParser::parse(char* window, size_t windowSize, uint64_t base, con
         const ElementSpan& span = elements[k];
         commit(m_helper->events[i], base + span.begin, std::string_view(window + span.begin, span.end - span.begin));
     }
-    for (; k < n; ++k)
+    for (; k < to; ++k)
         parseIsolated(window, base, elements[k]);
 }
 

@@ -37,6 +37,9 @@ public:
 private:
     struct RawEvent;
     struct Helper;
+    // Parses and commits elements[from, to), on two threads with a helper.
+    void parseBatch(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements,
+                    size_t from, size_t to);
     // Parses and commits elements[from, to) in place in window; returns the first not committed.
     size_t parseInPlace(char* window, size_t windowSize, uint64_t base, const std::vector<ElementSpan>& elements,
                         size_t from, size_t to);
