@@ -153,19 +153,29 @@ double round(double value, int decimals)
     return std::nearbyint(value * scale) / scale;
 }
 
-double quantileLinear(std::span<const double> sorted, double q)
+QuantilePosition quantilePosition(size_t n, double q)
 {
     const double fraction = (q * 100.0) / 100.0;
-    const double position = static_cast<double>(sorted.size() - 1) * fraction;
+    const double position = static_cast<double>(n - 1) * fraction;
     const double below = std::floor(position);
-    const size_t lower = std::min(static_cast<size_t>(below), sorted.size() - 1);
-    const size_t upper = std::min(lower + 1, sorted.size() - 1);
-    const double gamma = position - below;
-    const double a = sorted[lower];
-    const double b = sorted[upper];
+    QuantilePosition at;
+    at.lower = std::min(static_cast<size_t>(below), n - 1);
+    at.upper = std::min(at.lower + 1, n - 1);
+    at.gamma = position - below;
+    return at;
+}
+
+double lerp(double a, double b, double gamma)
+{
     // numpy's _lerp: from the nearer end, so the result is exact at gamma 0 and 1.
     const double difference = b - a;
     return gamma >= 0.5 ? b - difference * (1.0 - gamma) : a + difference * gamma;
+}
+
+double quantileLinear(std::span<const double> sorted, double q)
+{
+    const QuantilePosition at = quantilePosition(sorted.size(), q);
+    return lerp(sorted[at.lower], sorted[at.upper], at.gamma);
 }
 
 double mean(std::span<const double> values)

@@ -10,6 +10,7 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <string_view>
 #include <vector>
@@ -179,6 +180,69 @@ inline Description describeValues(std::vector<double> values)
     return d;
 }
 
+// describeValues of integers without sorting them: the same sums in the same order, the
+// quartiles by selection on a copy.
+inline Description describeIntegers(const std::vector<int32_t>& values)
+{
+    Description d;
+    d.count = static_cast<int64_t>(values.size());
+    if (values.empty()) {
+        d.mean = d.std = d.min = d.p25 = d.p50 = d.p75 = d.max = std::numeric_limits<double>::quiet_NaN();
+        return d;
+    }
+    double sum = 0.0;
+    for (int32_t v : values)
+        sum += static_cast<double>(v);
+    d.mean = sum / static_cast<double>(values.size());
+    if (values.size() < 2) {
+        d.std = std::numeric_limits<double>::quiet_NaN();
+    } else {
+        double squares = 0.0;
+        for (int32_t v : values)
+            squares += (static_cast<double>(v) - d.mean) * (static_cast<double>(v) - d.mean);
+        d.std = std::sqrt(squares / static_cast<double>(values.size() - 1));
+    }
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    d.min = *low;
+    d.max = *high;
+    // Queue lengths span a small range: count them, and read the order statistics off the counts.
+    const auto toDouble = [](int32_t v) { return static_cast<double>(v); };
+    const int64_t range = static_cast<int64_t>(*high) - *low + 1;
+    if (range <= static_cast<int64_t>(values.size()) + 4096) {
+        std::vector<uint32_t> counts(static_cast<size_t>(range), 0);
+        for (int32_t v : values)
+            ++counts[static_cast<size_t>(v - *low)];
+        const auto quantile = [&](double q) {
+            const hta::QuantilePosition at = hta::quantilePosition(values.size(), q);
+            int32_t a = *low, b = *low;
+            size_t seen = 0;
+            bool haveA = false;
+            for (size_t c = 0; c < counts.size(); ++c) {
+                seen += counts[c];
+                if (!haveA && seen > at.lower) {
+                    a = *low + static_cast<int32_t>(c);
+                    haveA = true;
+                }
+                if (seen > at.upper) {
+                    b = *low + static_cast<int32_t>(c);
+                    break;
+                }
+            }
+            return hta::lerp(toDouble(a), toDouble(b), at.gamma);
+        };
+        d.p25 = quantile(0.25);
+        d.p50 = quantile(0.5);
+        d.p75 = quantile(0.75);
+        return d;
+    }
+    std::vector<int32_t> copy = values;
+    hta::OrderStatistics<int32_t> order(copy);
+    d.p25 = order.quantileLinear(0.25, toDouble);
+    d.p50 = order.quantileLinear(0.5, toDouble);
+    d.p75 = order.quantileLinear(0.75, toDouble);
+    return d;
+}
+
 // The default mode's launch walk, shared by launch statistics and queue length: every GPU op
 // (kernel, memcpy, memset; not a sync) with the runtime call the model links it to, when that call
 // is one of launchNames (sorted ids); fn(launch, gpu). Returns the ops whose launch is not in the
@@ -187,14 +251,14 @@ template <typename Fn>
 int64_t forEachLinkedLaunch(const EventTable& t, const std::vector<StringId>& launchNames, Fn&& fn)
 {
     int64_t withoutLaunch = 0;
-    for (size_t i = 0; i < t.size(); ++i) {
-        if (!isGpuActivity(t, i, false) || t.kind[i] == EventKind::CudaSync)
+    for (const EventIndex i : t.gpuRows) {
+        if (!isGpuWorkRow(t, i))
             continue;
         const EventIndex launch = t.link[i];
         if (launch == kNoEvent)
             ++withoutLaunch;
         else if (containsId(launchNames, t.name[launch]))
-            fn(launch, static_cast<EventIndex>(i));
+            fn(launch, i);
     }
     return withoutLaunch;
 }

@@ -127,6 +127,7 @@ void RankBuilder::finalize(const LoadOptions& options)
     assignSteps(options.htaCompat);
     detectDeviceType();
     recordStreamFileOrder(trace);
+    trace.events.indexGpuRows();
     std::sort(trace.counters.begin(), trace.counters.end(),
               [](const CounterSample& a, const CounterSample& b) { return a.tsNs < b.tsNs; });
     trace.events.shrinkToFit();
@@ -486,6 +487,7 @@ void selectRows(const RankTrace& from, RankTrace& to, const std::vector<uint8_t>
         steps.push_back(s);
     }
     to.steps = std::move(steps);
+    t.indexGpuRows();
     if (hasFileIndex) {
         recordStreamFileOrder(to);
     } else {

@@ -80,9 +80,17 @@ size_t EventTable::residentBytes() const
 {
     return bytesOf(tsNs) + bytesOf(durNs) + bytesOf(name) + bytesOf(category) + bytesOf(thread) + bytesOf(stream)
         + bytesOf(correlation) + bytesOf(externalId) + bytesOf(link) + bytesOf(parent) + bytesOf(step)
-        + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(fileIndex) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
+        + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(fileIndex) + bytesOf(gpuRows) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
         + bytesOf(shapeArgs) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs)
         + bytesOf(memoryEvents);
+}
+
+void EventTable::indexGpuRows()
+{
+    gpuRows.clear();
+    for (size_t i = 0; i < size(); ++i)
+        if (stream[i] != -1 && phase[i] == Phase::Complete && kind[i] != EventKind::TraceSpan)  // isOnGpuStreamAndVisible
+            gpuRows.push_back(static_cast<EventIndex>(i));
 }
 
 void EventTable::shrinkToFit()
@@ -102,6 +110,7 @@ void EventTable::shrinkToFit()
     kind.shrink_to_fit();
     depth.shrink_to_fit();
     fileIndex.shrink_to_fit();
+    gpuRows.shrink_to_fit();
     memoryArgs.shrink_to_fit();
     collectiveArgs.shrink_to_fit();
     shapeArgs.shrink_to_fit();

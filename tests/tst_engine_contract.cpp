@@ -11,6 +11,7 @@
 #include "analysis/core/temporalbreakdown.h"
 #include "model/atomicfile.h"
 #include "model/loader.h"
+#include "model/runslice.h"
 #include "model/rankset.h"
 #include "runbuilder.h"
 #include "testsupport.h"
@@ -61,6 +62,40 @@ class TestEngineContract : public QObject {
     Q_OBJECT
 
 private slots:
+    // EventTable::gpuRows is what every GPU analysis walks instead of the table: it must hold
+    // exactly the visible events on a stream, after loading (both modes, trimmed or not), in a
+    // step slice and in a run built in code.
+    void gpuRowsAreEveryVisibleEventOnAStream()
+    {
+        auto check = [](const Run& run, const std::string& what) {
+            for (const RankTrace& rank : run.ranks) {
+                const EventTable& t = rank.events;
+                std::vector<EventIndex> scan;
+                for (size_t i = 0; i < t.size(); ++i)
+                    if (t.stream[i] != -1 && t.phase[i] == Phase::Complete && t.kind[i] != EventKind::TraceSpan)
+                        scan.push_back(static_cast<EventIndex>(i));
+                QVERIFY2(t.gpuRows == scan, (what + ", rank " + std::to_string(rank.rank)).c_str());
+            }
+        };
+        check(*runWithStreamArgsOnCpuEvents(), "built in code");
+        size_t withGpu = 0;
+        for (const char* folder : {"trace_filter", "ns_resolution_trace", "amd_trace", "mtia_trace_single_rank"}) {
+            for (const bool hta : {false, true}) {
+                LoadOptions options;
+                options.htaCompat = hta;
+                const auto run = loadRun(test::sharedDir() / "traces" / folder, options);
+                QVERIFY2(run && !run->ranks.empty(), folder);
+                const std::string what = std::string(folder) + (hta ? " (hta)" : "");
+                check(*run, what);
+                for (const RankTrace& rank : run->ranks)
+                    withGpu += rank.events.gpuRows.size();
+                if (!run->ranks.front().steps.empty())
+                    check(*sliceRunToStep(*run, run->ranks.front().steps.front().number), what + ", first step");
+            }
+        }
+        QVERIFY(withGpu > 1000);  // the traces do have GPU work
+    }
+
     void rankSetParsesRangesWithoutExpanding()
     {
         std::string error;

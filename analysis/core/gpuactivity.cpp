@@ -7,8 +7,8 @@ RankGpuUnions gpuUnions(const RankTrace& rank, KernelTypeCache& types, bool htaC
     const EventTable& events = rank.events;
     IntervalUnion all, computation, communication, memory;
     // Events are sorted by start, so each union is built in one pass without sorting.
-    for (size_t i = 0; i < events.size(); ++i) {
-        if (!isGpuActivity(events, i, htaCompat))
+    for (const EventIndex i : events.gpuRows) {
+        if (!isGpuActivityRow(events, i, htaCompat))
             continue;
         const int64_t start = events.tsNs[i];
         const int64_t end = start + events.durNs[i];

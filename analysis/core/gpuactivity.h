@@ -29,22 +29,33 @@ inline bool isGpuKind(EventKind kind)
 // with args.stream (stream != -1), so a cpu_op carrying "stream": 0 (Inductor's Triton launches)
 // or a runtime call with a stream argument counts as a kernel. The default mode lets the event's
 // category decide and never args.stream alone; every analysis and `info` use this one rule.
-inline bool isGpuActivity(const EventTable& events, size_t i, bool htaCompat)
+// Every such event is a row of EventTable::gpuRows: walk those, and ask this of each.
+inline bool isGpuActivityRow(const EventTable& events, EventIndex gpuRow, bool htaCompat)
 {
-    if (events.stream[i] == -1 || !isHtaVisible(events, i))
-        return false;
-    return htaCompat || isGpuKind(events.kind[i]);
+    return htaCompat || isGpuKind(events.kind[gpuRow]);
 }
 
 // Kernels, memcpys and memsets: what the idle-time analysis looks at (it leaves cuda_sync out).
-// Already decided by category in both modes, as HTA's idle analysis does.
-inline bool isGpuWork(const EventTable& events, size_t i)
+// Already decided by category in both modes, as HTA's idle analysis does. Of a gpuRows row.
+inline bool isGpuWorkRow(const EventTable& events, EventIndex gpuRow)
 {
-    if (!isGpuActivity(events, i, true))
-        return false;
-    const EventKind kind = events.kind[i];
+    const EventKind kind = events.kind[gpuRow];
     return kind == EventKind::Kernel || kind == EventKind::Memcpy || kind == EventKind::Memset
         || kind == EventKind::MtiaCcp;
+}
+
+// The same two rules for any row of the table.
+inline bool isOnGpuStreamAndVisible(const EventTable& events, size_t i)
+{
+    return events.stream[i] != -1 && isHtaVisible(events, i);
+}
+inline bool isGpuActivity(const EventTable& events, size_t i, bool htaCompat)
+{
+    return isOnGpuStreamAndVisible(events, i) && isGpuActivityRow(events, static_cast<EventIndex>(i), htaCompat);
+}
+inline bool isGpuWork(const EventTable& events, size_t i)
+{
+    return isOnGpuStreamAndVisible(events, i) && isGpuWorkRow(events, static_cast<EventIndex>(i));
 }
 
 // Unions of one rank's GPU activity: all of it and per kernel type.

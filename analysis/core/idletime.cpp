@@ -78,8 +78,8 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
     std::vector<StreamGaps> perStream;
     size_t last = 0;
     const EventIndex rowZero = htaCompat ? htaRowZero(rank) : kNoEvent;
-    for (size_t i = 0; i < events.size(); ++i) {
-        if (!isGpuWork(events, i))
+    for (const EventIndex i : events.gpuRows) {
+        if (!isGpuWorkRow(events, i))
             continue;
         const int stream = events.stream[i];
         if (last >= perStream.size() || perStream[last].stream != stream) {
@@ -128,7 +128,7 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
             category = IdleCategory::KernelWait;
         s.gaps[static_cast<int>(category)].push_back(gap);
         if (keepLongest > 0 && gap > 0) {
-            s.longest.push_back({stream, category, s.prevEnd, start, static_cast<EventIndex>(i)});
+            s.longest.push_back({stream, category, s.prevEnd, start, i});
             if (s.longest.size() >= 4 * keepLongest)
                 trimLongest(s.longest, keepLongest);
         }
@@ -147,26 +147,38 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
     return perStream;
 }
 
-IdleIntervalStats describe(const std::vector<int64_t>& gapsNs, bool htaCompat)
+// pandas' describe() of the gaps in microseconds. Mean and deviation add the values in gap
+// order, as before; the quartiles need only a few order statistics, which selection finds without
+// sorting (g / 1000 keeps the order of g, so the statistics of the nanoseconds are those of the
+// microseconds). Reorders gapsNs.
+IdleIntervalStats describe(std::vector<int64_t>& gapsNs, bool htaCompat)
 {
     IdleIntervalStats stats;
     stats.count = static_cast<int64_t>(gapsNs.size());
-    std::vector<double> us;
-    us.reserve(gapsNs.size());
-    for (int64_t g : gapsNs)
-        us.push_back(static_cast<double>(g) / 1000.0);
-    if (us.empty()) {
+    if (gapsNs.empty()) {
         stats.meanUs = stats.stdUs = stats.minUs = stats.p25Us = stats.p50Us = stats.p75Us = stats.maxUs = kNaN;
         return stats;
     }
-    stats.meanUs = hta::mean(us);
-    stats.stdUs = hta::sampleStd(us);
-    std::sort(us.begin(), us.end());
-    stats.minUs = us.front();
-    stats.maxUs = us.back();
-    stats.p25Us = hta::quantileLinear(us, 0.25);
-    stats.p50Us = hta::quantileLinear(us, 0.5);
-    stats.p75Us = hta::quantileLinear(us, 0.75);
+    auto us = [](int64_t ns) { return static_cast<double>(ns) / 1000.0; };
+    double sum = 0.0;
+    for (int64_t g : gapsNs)
+        sum += us(g);
+    stats.meanUs = sum / static_cast<double>(gapsNs.size());
+    if (gapsNs.size() < 2) {
+        stats.stdUs = kNaN;
+    } else {
+        double squares = 0.0;
+        for (int64_t g : gapsNs)
+            squares += (us(g) - stats.meanUs) * (us(g) - stats.meanUs);
+        stats.stdUs = std::sqrt(squares / static_cast<double>(gapsNs.size() - 1));
+    }
+    const auto [low, high] = std::minmax_element(gapsNs.begin(), gapsNs.end());
+    stats.minUs = us(*low);
+    stats.maxUs = us(*high);
+    hta::OrderStatistics<int64_t> order(gapsNs);
+    stats.p25Us = order.quantileLinear(0.25, us);
+    stats.p50Us = order.quantileLinear(0.5, us);
+    stats.p75Us = order.quantileLinear(0.75, us);
     if (htaCompat) {
         for (double* v : {&stats.meanUs, &stats.stdUs, &stats.minUs, &stats.p25Us, &stats.p50Us,
                           &stats.p75Us, &stats.maxUs})
@@ -242,7 +254,7 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
 
     for (const RankTrace* rank : ranks) {
         const int rankNumber = rank->rank;
-        const std::vector<StreamGaps> perStream =
+        std::vector<StreamGaps> perStream =
             collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, options.htaCompat);
         if (perStream.empty()) {
             const std::string why = rankLabel(rankNumber) + " has no kernels on the selected streams";
@@ -265,7 +277,7 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
             result.launchNotInTrace += s.launchNotInTrace;
         if (const std::string note = launchNotInTraceNote(rankNumber, perStream); !note.empty())
             result.notes.push_back(note);
-        for (const StreamGaps& s : perStream) {
+        for (StreamGaps& s : perStream) {
             int64_t sums[kIdleCategoryCount] = {0, 0, 0};
             int64_t streamTotal = 0;
             for (int c = 0; c < kIdleCategoryCount; ++c) {

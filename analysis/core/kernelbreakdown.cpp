@@ -173,8 +173,8 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
     for (const RankTrace& rank : run.ranks) {
         const EventTable& events = rank.events;
         slots.clear();
-        for (size_t i = 0; i < events.size(); ++i) {
-            if (!isGpuActivity(events, i, options.htaCompat))
+        for (const EventIndex i : events.gpuRows) {
+            if (!isGpuActivityRow(events, i, options.htaCompat))
                 continue;
             const StringId name = events.name[i];
             int32_t& slot = slotOfName[name.value];
@@ -216,11 +216,21 @@ KernelBreakdown kernelBreakdown(const Run& run, const KernelBreakdownOptions& op
         std::vector<std::span<const Interval>> sets;
         for (const std::vector<Interval>* u : typeUnions)
             sets.emplace_back(*u);
+        // Time per running sum (a bit mask of the types under way: each union is disjoint),
+        // labelled once at the end instead of once per stretch.
+        std::vector<int64_t> byRunning(size_t{1} << analysed.size(), 0);
         std::map<std::string, int64_t> rankSlices;
         const size_t crowdedInstants = sweepUnions(sets, [&](int64_t running, int64_t from, int64_t to) {
-            if (running > 0)
+            if (running <= 0)
+                return;
+            if (static_cast<uint64_t>(running) < byRunning.size())
+                byRunning[static_cast<size_t>(running)] += to - from;
+            else
                 rankSlices[sliceLabel(running, analysed)] += to - from;
         });
+        for (size_t running = 1; running < byRunning.size(); ++running)
+            if (byRunning[running] > 0)
+                rankSlices[sliceLabel(static_cast<int64_t>(running), analysed)] += byRunning[running];
         // Durations never depend on the order of edges at one instant; HTA's unstable sort only
         // adds zero-length slices. Replay it edge for edge only when that could add a label.
         const size_t possibleLabels = (size_t{1} << analysed.size()) - 1;

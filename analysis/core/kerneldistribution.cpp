@@ -65,8 +65,8 @@ KernelDistributions kernelDistributions(const Run& run, const KernelDistribution
     std::vector<StringId> names;
     for (const RankTrace& rank : run.ranks) {
         const EventTable& events = rank.events;
-        for (size_t i = 0; i < events.size(); ++i) {
-            if (!isGpuWork(events, i))
+        for (const EventIndex i : events.gpuRows) {
+            if (!isGpuWorkRow(events, i))
                 continue;
             const uint32_t id = events.name[i].value;
             totalByName[id] += events.durNs[i];
@@ -112,8 +112,8 @@ KernelDistributions kernelDistributions(const Run& run, const KernelDistribution
     std::vector<std::vector<int64_t>> durations(names.size());
     for (const RankTrace& rank : run.ranks) {
         const EventTable& events = rank.events;
-        for (size_t i = 0; i < events.size(); ++i) {
-            if (!isGpuWork(events, i))
+        for (const EventIndex i : events.gpuRows) {
+            if (!isGpuWorkRow(events, i))
                 continue;
             const int32_t slot = slotOfName[events.name[i].value];
             if (slot >= 0)

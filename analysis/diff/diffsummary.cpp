@@ -51,8 +51,8 @@ std::shared_ptr<Run> gpuActivityOfSteps(const Run& run, const std::vector<int>& 
         cut.streamsInFileOrder = rank.streamsInFileOrder;
         const EventTable& t = rank.events;
         EventTable& e = cut.events;
-        for (size_t i = 0; i < t.size(); ++i) {
-            if (!stepSet.has(t.step[i]) || !isGpuActivity(t, i, htaCompat))
+        for (const EventIndex i : t.gpuRows) {
+            if (!stepSet.has(t.step[i]) || !isGpuActivityRow(t, i, htaCompat))
                 continue;
             e.tsNs.push_back(t.tsNs[i]);
             e.durNs.push_back(t.durNs[i]);
@@ -69,6 +69,7 @@ std::shared_ptr<Run> gpuActivityOfSteps(const Run& run, const std::vector<int>& 
             e.kind.push_back(t.kind[i]);
             e.depth.push_back(t.depth[i]);
         }
+        e.indexGpuRows();
         for (const ProfilerStep& s : rank.steps)
             if (stepSet.has(s.number))
                 cut.steps.push_back({s.number, kNoEvent, s.startNs, s.endNs});
@@ -85,8 +86,8 @@ public:
         m_total.assign(run.strings.size(), 0);
         m_touched.clear();
         const EventTable& t = rank.events;
-        for (size_t i = 0; i < t.size(); ++i) {
-            if (!t.name[i] || !isGpuActivity(t, i, htaCompat))
+        for (const EventIndex i : t.gpuRows) {
+            if (!t.name[i] || !isGpuActivityRow(t, i, htaCompat))
                 continue;
             const uint32_t id = t.name[i].value;
             if (m_count[id] == 0)

@@ -73,16 +73,55 @@ std::vector<KernelLaunch> linkedLaunches(const RankTrace& rank, const std::vecto
                                          int64_t& withoutLaunch)
 {
     const EventTable& t = rank.events;
-    std::vector<std::pair<EventIndex, EventIndex>> links;  // (launch, GPU op)
+    // (launch, GPU op) by launch, then op: the op's row is its start order, ties by file order.
+    // The walk goes by op; on one stream the launches then come in order too (a stream runs
+    // what was launched on it in launch order), so the pairs are gathered per stream, each list
+    // sorted (checked), and the lists merged.
+    using Link = std::pair<EventIndex, EventIndex>;
+    std::vector<std::pair<int32_t, std::vector<Link>>> perStream;
+    size_t last = 0;
+    size_t count = 0;
     withoutLaunch = forEachLinkedLaunch(t, launchNames, [&](EventIndex launch, EventIndex gpu) {
-        links.emplace_back(launch, gpu);
+        const int32_t stream = t.stream[gpu];
+        if (last >= perStream.size() || perStream[last].first != stream) {
+            last = 0;
+            while (last < perStream.size() && perStream[last].first != stream)
+                ++last;
+            if (last == perStream.size())
+                perStream.emplace_back(stream, std::vector<Link>{});
+        }
+        perStream[last].second.emplace_back(launch, gpu);
+        ++count;
     });
-    std::sort(links.begin(), links.end(), [&](const auto& a, const auto& b) {
-        if (a.first != b.first)
-            return a.first < b.first;
-        return t.tsNs[a.second] != t.tsNs[b.second] ? t.tsNs[a.second] < t.tsNs[b.second] : a.second < b.second;
-    });
+    std::vector<Link> links, merged;
+    links.reserve(count);
+    std::vector<size_t> runEnds;
+    for (auto& [stream, ofStream] : perStream) {
+        if (!std::is_sorted(ofStream.begin(), ofStream.end()))
+            std::sort(ofStream.begin(), ofStream.end());
+        links.insert(links.end(), ofStream.begin(), ofStream.end());
+        runEnds.push_back(links.size());
+        std::vector<Link>().swap(ofStream);
+    }
+    // Bottom-up merge of the sorted runs, two at a time.
+    while (runEnds.size() > 1) {
+        merged.resize(links.size());
+        std::vector<size_t> ends;
+        size_t begin = 0;
+        for (size_t r = 0; r < runEnds.size(); r += 2) {
+            const size_t middle = runEnds[r];
+            const size_t end = r + 1 < runEnds.size() ? runEnds[r + 1] : middle;
+            std::merge(links.begin() + static_cast<std::ptrdiff_t>(begin), links.begin() + static_cast<std::ptrdiff_t>(middle),
+                       links.begin() + static_cast<std::ptrdiff_t>(middle), links.begin() + static_cast<std::ptrdiff_t>(end),
+                       merged.begin() + static_cast<std::ptrdiff_t>(begin));
+            ends.push_back(end);
+            begin = end;
+        }
+        links.swap(merged);
+        runEnds.swap(ends);
+    }
     std::vector<KernelLaunch> out;
+    out.reserve(links.size());
     for (size_t i = 0; i < links.size();) {
         const auto [launch, first] = links[i];
         KernelLaunch l = makeLaunch(t, launch, first);

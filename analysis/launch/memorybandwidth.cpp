@@ -56,12 +56,11 @@ MemoryBandwidth memoryBandwidth(const Run& run, const MemoryBandwidthOptions& op
         // HTA: GPU events (stream != -1) its name rules call MEMORY; the default mode goes by
         // category (gpu_memcpy, gpu_memset), so hipMemcpy... copies count too.
         std::vector<EventIndex> copies;
-        for (size_t i = 0; i < t.size(); ++i) {
-            const bool memory = options.htaCompat
-                ? isGpuActivity(t, i, true) && types.typeOf(t.name[i]) == KernelType::Memory
-                : isGpuActivity(t, i, false) && (t.kind[i] == EventKind::Memcpy || t.kind[i] == EventKind::Memset);
+        for (const EventIndex i : t.gpuRows) {
+            const bool memory = options.htaCompat ? types.typeOf(t.name[i]) == KernelType::Memory
+                                                  : t.kind[i] == EventKind::Memcpy || t.kind[i] == EventKind::Memset;
             if (memory)
-                copies.push_back(static_cast<EventIndex>(i));
+                copies.push_back(i);
         }
         sortToFileOrder(t, copies);
         std::map<std::string, uint32_t> kindIndex;

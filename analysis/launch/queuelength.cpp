@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace kscope {
 
@@ -97,22 +98,77 @@ std::vector<Change> htaChanges(const RankTrace& rank, const std::vector<StringId
 }
 
 // Default mode: each GPU op with its launch as the model links them (a graph launch enqueues all
-// its ops at once); ops whose launch is not in the trace are counted, not guessed.
-std::vector<Change> linkedChanges(const RankTrace& rank, const std::vector<StringId>& names, int64_t& withoutLaunch)
+// its ops at once); ops whose launch is not in the trace are counted, not guessed. Per stream,
+// +1 at each launch and -1 at each op's start, in time order (equal times: launch before its op,
+// then op order), one point per time: the length after all that happened then. The ops' starts
+// come in time order already and their launches nearly so (a stream runs in launch order), so
+// the two lists are merged, not sorted.
+std::vector<QueueSeries> linkedSeries(const RankTrace& rank, const std::vector<StringId>& names, int64_t& withoutLaunch)
 {
     const EventTable& t = rank.events;
-    std::vector<Change> changes;
+    struct TimedOp {
+        int64_t tsNs;
+        EventIndex op;  // the GPU op: walk order, and its thread
+    };
+    struct StreamChanges {
+        int32_t stream = -1;
+        std::vector<TimedOp> launches, starts;
+    };
+    std::vector<StreamChanges> streams;
+    size_t last = 0;
     withoutLaunch = forEachLinkedLaunch(t, names, [&](EventIndex launch, EventIndex gpu) {
-        changes.push_back({t.tsNs[launch], +1, t.stream[gpu], t.thread[gpu], true});
-        changes.push_back({t.tsNs[gpu], -1, t.stream[gpu], t.thread[gpu], true});
+        const int32_t stream = t.stream[gpu];
+        if (last >= streams.size() || streams[last].stream != stream) {
+            last = 0;
+            while (last < streams.size() && streams[last].stream != stream)
+                ++last;
+            if (last == streams.size())
+                streams.push_back({stream, {}, {}});
+        }
+        streams[last].launches.push_back({t.tsNs[launch], gpu});
+        streams[last].starts.push_back({t.tsNs[gpu], gpu});
     });
-    std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) { return a.tsNs < b.tsNs; });
-    return changes;
+    std::sort(streams.begin(), streams.end(),
+              [](const StreamChanges& a, const StreamChanges& b) { return a.stream < b.stream; });
+    const auto byTime = [](const TimedOp& a, const TimedOp& b) { return a.tsNs < b.tsNs; };
+    const auto inTimeOrder = [&byTime](std::vector<TimedOp>& v) {
+        if (!std::is_sorted(v.begin(), v.end(), byTime))
+            std::stable_sort(v.begin(), v.end(), byTime);  // equal times stay in op order
+    };
+    std::vector<QueueSeries> out;
+    out.reserve(streams.size());
+    for (StreamChanges& sc : streams) {
+        inTimeOrder(sc.launches);
+        inTimeOrder(sc.starts);
+        QueueSeries& s = out.emplace_back();
+        s.rank = rank.rank;
+        s.stream = sc.stream;
+        s.tsNs.reserve(sc.launches.size() + sc.starts.size());
+        s.length.reserve(sc.launches.size() + sc.starts.size());
+        int32_t value = 0;
+        size_t l = 0, g = 0;
+        while (l < sc.launches.size() || g < sc.starts.size()) {
+            const bool launchFirst = g == sc.starts.size()
+                || (l < sc.launches.size()
+                    && (sc.launches[l].tsNs < sc.starts[g].tsNs
+                        || (sc.launches[l].tsNs == sc.starts[g].tsNs && sc.launches[l].op <= sc.starts[g].op)));
+            const TimedOp& c = launchFirst ? sc.launches[l++] : sc.starts[g++];
+            value += launchFirst ? 1 : -1;
+            if (s.tsNs.empty())
+                s.thread = t.thread[c.op];
+            if (!s.tsNs.empty() && s.tsNs.back() == c.tsNs) {
+                s.length.back() = value;
+                continue;
+            }
+            s.tsNs.push_back(c.tsNs);
+            s.length.push_back(value);
+        }
+    }
+    return out;
 }
 
-// HTA's groupby("stream") then cumsum: streams ascending, each in the sorted order. The default
-// mode keeps one point per time (the length after all that happened then).
-std::vector<QueueSeries> seriesOf(int rank, const std::vector<Change>& changes, bool mergeEqualTimes)
+// HTA's groupby("stream") then cumsum: streams ascending, each in the sorted order.
+std::vector<QueueSeries> htaSeriesOf(int rank, const std::vector<Change>& changes)
 {
     std::map<int32_t, QueueSeries> byStream;
     for (const Change& c : changes) {
@@ -126,10 +182,6 @@ std::vector<QueueSeries> seriesOf(int rank, const std::vector<Change>& changes, 
             s.thread = c.thread;
         }
         const int32_t value = (s.length.empty() ? 0 : s.length.back()) + c.delta;
-        if (mergeEqualTimes && !s.tsNs.empty() && s.tsNs.back() == c.tsNs) {
-            s.length.back() = value;
-            continue;
-        }
         s.tsNs.push_back(c.tsNs);
         s.length.push_back(value);
     }
@@ -142,8 +194,7 @@ std::vector<QueueSeries> seriesOf(int rank, const std::vector<Change>& changes, 
 
 QueueStats statsOf(const QueueSeries& s, bool htaCompat)
 {
-    std::vector<double> values(s.length.begin(), s.length.end());
-    const Description d = describeValues(std::move(values));
+    const Description d = describeIntegers(s.length);
     QueueStats q{s.rank, s.stream, d.count, d.mean, d.std, d.min, d.p25, d.p50, d.p75, d.max, kNaN};
     if (!htaCompat && s.tsNs.size() >= 2 && s.tsNs.back() > s.tsNs.front()) {
         double weighted = 0.0;
@@ -210,34 +261,38 @@ QueueLength queueLength(const Run& run, const QueueLengthOptions& options)
         if (!chosen(options.ranks, run.indexOf(rank)))
             continue;
         anyRank = true;
-        std::vector<Change> changes;
+        std::vector<QueueSeries> series;
         if (options.htaCompat) {
             std::string error;
-            changes = htaChanges(rank, names, error);
+            const std::vector<Change> changes = htaChanges(rank, names, error);
             if (!error.empty()) {
                 result.notes.push_back(error);
                 continue;
             }
+            series = htaSeriesOf(rank.rank, changes);
         } else {
             int64_t withoutLaunch = 0;
-            changes = linkedChanges(rank, names, withoutLaunch);
+            series = linkedSeries(rank, names, withoutLaunch);
             if (withoutLaunch > 0)
                 result.notes.push_back(rankLabel(rank.rank) + ": " + std::to_string(withoutLaunch)
                                        + " GPU ops whose launch is not in the trace are not in the queue");
         }
-        std::vector<QueueSeries> series = seriesOf(rank.rank, changes, !options.htaCompat);
         for (QueueSeries& s : series)
             s.rankIndex = run.indexOf(rank);
-        const int64_t duration = traceDurationNs(rank, options.htaCompat);
+        std::optional<int64_t> duration;  // read only when a stream is blocked: it walks every event
         std::vector<QueueBlocked> blocked;
         for (const QueueSeries& s : series) {
-            result.stats.push_back(statsOf(s, options.htaCompat));
-            for (int32_t v : s.length)
-                result.maxObserved = std::max<int64_t>(result.maxObserved, v);
+            const QueueStats stats = statsOf(s, options.htaCompat);
+            result.stats.push_back(stats);
+            if (stats.count > 0)
+                result.maxObserved = std::max<int64_t>(result.maxObserved, static_cast<int64_t>(stats.max));
             int64_t durationNs = 0;
-            if (blockedOf(s, options.maxQueueLength, durationNs))
+            if (blockedOf(s, options.maxQueueLength, durationNs)) {
+                if (!duration)
+                    duration = traceDurationNs(rank, options.htaCompat);
                 blocked.push_back({rank.rank, s.stream, durationNs,
-                                   duration > 0 ? static_cast<double>(durationNs) / static_cast<double>(duration) : kNaN});
+                                   *duration > 0 ? static_cast<double>(durationNs) / static_cast<double>(*duration) : kNaN});
+            }
         }
         if (options.htaCompat && blocked.size() > 1)
             blocked.erase(blocked.begin(), blocked.end() - 1);  // HTA's dict keeps one stream per rank: the last

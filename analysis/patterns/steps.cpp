@@ -102,8 +102,8 @@ ProfilerSteps profilerSteps(const Run& run, const RankChoice& ranks)
                 s.cpuEndNs = std::max(s.cpuEndNs, t.endNs(static_cast<EventIndex>(i)));
             }
         }
-        for (size_t i = 0; i < t.size(); ++i) {
-            if (t.step[i] < 0 || !isGpuWork(t, i))
+        for (const EventIndex i : t.gpuRows) {
+            if (t.step[i] < 0 || !isGpuWorkRow(t, i))
                 continue;
             const auto it = spans.find(t.step[i]);
             if (it == spans.end())
