@@ -180,23 +180,12 @@ double quantileLinear(std::span<const double> sorted, double q)
 
 double mean(std::span<const double> values)
 {
-    if (values.empty())
-        return std::numeric_limits<double>::quiet_NaN();
-    double sum = 0.0;
-    for (double v : values)
-        sum += v;
-    return sum / static_cast<double>(values.size());
+    return meanOf(values, [](double v) { return v; });
 }
 
 double sampleStd(std::span<const double> values)
 {
-    if (values.size() < 2)
-        return std::numeric_limits<double>::quiet_NaN();
-    const double average = mean(values);
-    double squares = 0.0;
-    for (double v : values)
-        squares += (v - average) * (v - average);
-    return std::sqrt(squares / static_cast<double>(values.size() - 1));
+    return sampleStdOf(values, [](double v) { return v; });
 }
 
 } // namespace kscope::hta

@@ -6,7 +6,9 @@
 // linear percentile.
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -80,7 +82,32 @@ private:
     bool m_selected = false;
 };
 
-// pandas describe() moments: mean, and std with ddof=1 (two-pass like nanops.nanvar).
+// pandas describe() moments: mean, and std with ddof=1 (two-pass like nanops.nanvar); NaN where
+// pandas gives NaN (no values; std of one). The Of forms read each value through toDouble, so
+// integers (gaps in ns, queue lengths) need no copy in doubles first; the sums are the same.
+template <typename T, typename ToDouble>
+double meanOf(std::span<const T> values, ToDouble toDouble)
+{
+    if (values.empty())
+        return std::numeric_limits<double>::quiet_NaN();
+    double sum = 0.0;
+    for (const T& v : values)
+        sum += toDouble(v);
+    return sum / static_cast<double>(values.size());
+}
+
+template <typename T, typename ToDouble>
+double sampleStdOf(std::span<const T> values, ToDouble toDouble)
+{
+    if (values.size() < 2)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double average = meanOf(values, toDouble);
+    double squares = 0.0;
+    for (const T& v : values)
+        squares += (toDouble(v) - average) * (toDouble(v) - average);
+    return std::sqrt(squares / static_cast<double>(values.size() - 1));
+}
+
 double mean(std::span<const double> values);
 double sampleStd(std::span<const double> values);
 

@@ -181,7 +181,7 @@ inline Description describeValues(std::vector<double> values)
 }
 
 // describeValues of integers without sorting them: the same sums in the same order, the
-// quartiles by selection on a copy.
+// quartiles read off counts of each value (or, over a wide range, by selection on a copy).
 inline Description describeIntegers(const std::vector<int32_t>& values)
 {
     Description d;
@@ -190,23 +190,13 @@ inline Description describeIntegers(const std::vector<int32_t>& values)
         d.mean = d.std = d.min = d.p25 = d.p50 = d.p75 = d.max = std::numeric_limits<double>::quiet_NaN();
         return d;
     }
-    double sum = 0.0;
-    for (int32_t v : values)
-        sum += static_cast<double>(v);
-    d.mean = sum / static_cast<double>(values.size());
-    if (values.size() < 2) {
-        d.std = std::numeric_limits<double>::quiet_NaN();
-    } else {
-        double squares = 0.0;
-        for (int32_t v : values)
-            squares += (static_cast<double>(v) - d.mean) * (static_cast<double>(v) - d.mean);
-        d.std = std::sqrt(squares / static_cast<double>(values.size() - 1));
-    }
+    const auto toDouble = [](int32_t v) { return static_cast<double>(v); };
+    d.mean = hta::meanOf(std::span<const int32_t>(values), toDouble);
+    d.std = hta::sampleStdOf(std::span<const int32_t>(values), toDouble);
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
     d.min = *low;
     d.max = *high;
     // Queue lengths span a small range: count them, and read the order statistics off the counts.
-    const auto toDouble = [](int32_t v) { return static_cast<double>(v); };
     const int64_t range = static_cast<int64_t>(*high) - *low + 1;
     if (range <= static_cast<int64_t>(values.size()) + 4096) {
         std::vector<uint32_t> counts(static_cast<size_t>(range), 0);

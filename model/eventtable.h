@@ -169,6 +169,11 @@ struct EventTable {
     int64_t endNs(EventIndex i) const { return tsNs[i] + durNs[i]; }
     // GPU activity in HTA's sense: on a stream (kernel, memcpy, memset, stream-bound sync).
     bool onGpuStream(EventIndex i) const { return stream[i] >= 0; }
+    // A row of gpuRows: a complete event with args.stream (not the profiler's own span).
+    bool visibleOnStream(size_t i) const
+    {
+        return stream[i] != -1 && phase[i] == Phase::Complete && kind[i] != EventKind::TraceSpan;
+    }
 
     size_t residentBytes() const;
     void shrinkToFit();

@@ -87,9 +87,13 @@ size_t EventTable::residentBytes() const
 
 void EventTable::indexGpuRows()
 {
-    gpuRows.clear();
+    size_t count = 0;
     for (size_t i = 0; i < size(); ++i)
-        if (stream[i] != -1 && phase[i] == Phase::Complete && kind[i] != EventKind::TraceSpan)  // isOnGpuStreamAndVisible
+        count += visibleOnStream(i);
+    gpuRows.clear();
+    gpuRows.reserve(count);  // exactly: the table is final, no slack to give back later
+    for (size_t i = 0; i < size(); ++i)
+        if (visibleOnStream(i))
             gpuRows.push_back(static_cast<EventIndex>(i));
 }
 

@@ -47,7 +47,7 @@ inline bool isGpuWorkRow(const EventTable& events, EventIndex gpuRow)
 // The same two rules for any row of the table.
 inline bool isOnGpuStreamAndVisible(const EventTable& events, size_t i)
 {
-    return events.stream[i] != -1 && isHtaVisible(events, i);
+    return events.visibleOnStream(i);  // with args.stream and isHtaVisible
 }
 inline bool isGpuActivity(const EventTable& events, size_t i, bool htaCompat)
 {
@@ -56,6 +56,20 @@ inline bool isGpuActivity(const EventTable& events, size_t i, bool htaCompat)
 inline bool isGpuWork(const EventTable& events, size_t i)
 {
     return isOnGpuStreamAndVisible(events, i) && isGpuWorkRow(events, static_cast<EventIndex>(i));
+}
+
+// The index of the entry for `stream` (entry.stream == stream) in a rank's short list of
+// per-stream entries, trying `last` first: consecutive GPU ops are mostly on one stream.
+// entries.size() when there is none yet.
+template <typename Entry>
+size_t findStream(const std::vector<Entry>& entries, int32_t stream, size_t last)
+{
+    if (last < entries.size() && entries[last].stream == stream)
+        return last;
+    size_t i = 0;
+    while (i < entries.size() && entries[i].stream != stream)
+        ++i;
+    return i;
 }
 
 // Unions of one rank's GPU activity: all of it and per kernel type.

@@ -82,17 +82,13 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
         if (!isGpuWorkRow(events, i))
             continue;
         const int stream = events.stream[i];
-        if (last >= perStream.size() || perStream[last].stream != stream) {
-            last = 0;
-            while (last < perStream.size() && perStream[last].stream != stream)
-                ++last;
-            if (last == perStream.size()) {
-                if (!selected(streams, stream))
-                    continue;
-                perStream.push_back({});
-                perStream.back().stream = stream;
-                perStream.back().filePosition = filePosition(rank, stream);
-            }
+        last = findStream(perStream, stream, last);
+        if (last == perStream.size()) {
+            if (!selected(streams, stream))
+                continue;
+            perStream.push_back({});
+            perStream.back().stream = stream;
+            perStream.back().filePosition = filePosition(rank, stream);
         }
         StreamGaps& s = perStream[last];
         const int64_t start = events.tsNs[i];
@@ -160,18 +156,8 @@ IdleIntervalStats describe(std::vector<int64_t>& gapsNs, bool htaCompat)
         return stats;
     }
     auto us = [](int64_t ns) { return static_cast<double>(ns) / 1000.0; };
-    double sum = 0.0;
-    for (int64_t g : gapsNs)
-        sum += us(g);
-    stats.meanUs = sum / static_cast<double>(gapsNs.size());
-    if (gapsNs.size() < 2) {
-        stats.stdUs = kNaN;
-    } else {
-        double squares = 0.0;
-        for (int64_t g : gapsNs)
-            squares += (us(g) - stats.meanUs) * (us(g) - stats.meanUs);
-        stats.stdUs = std::sqrt(squares / static_cast<double>(gapsNs.size() - 1));
-    }
+    stats.meanUs = hta::meanOf(std::span<const int64_t>(gapsNs), us);
+    stats.stdUs = hta::sampleStdOf(std::span<const int64_t>(gapsNs), us);
     const auto [low, high] = std::minmax_element(gapsNs.begin(), gapsNs.end());
     stats.minUs = us(*low);
     stats.maxUs = us(*high);

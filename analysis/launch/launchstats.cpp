@@ -78,30 +78,31 @@ std::vector<KernelLaunch> linkedLaunches(const RankTrace& rank, const std::vecto
     // what was launched on it in launch order), so the pairs are gathered per stream, each list
     // sorted (checked), and the lists merged.
     using Link = std::pair<EventIndex, EventIndex>;
-    std::vector<std::pair<int32_t, std::vector<Link>>> perStream;
+    struct StreamLinks {
+        int32_t stream = -1;
+        std::vector<Link> links;
+    };
+    std::vector<StreamLinks> perStream;
     size_t last = 0;
     size_t count = 0;
     withoutLaunch = forEachLinkedLaunch(t, launchNames, [&](EventIndex launch, EventIndex gpu) {
         const int32_t stream = t.stream[gpu];
-        if (last >= perStream.size() || perStream[last].first != stream) {
-            last = 0;
-            while (last < perStream.size() && perStream[last].first != stream)
-                ++last;
-            if (last == perStream.size())
-                perStream.emplace_back(stream, std::vector<Link>{});
-        }
-        perStream[last].second.emplace_back(launch, gpu);
+        last = findStream(perStream, stream, last);
+        if (last == perStream.size())
+            perStream.push_back({stream, {}});
+        perStream[last].links.emplace_back(launch, gpu);
         ++count;
     });
     std::vector<Link> links, merged;
     links.reserve(count);
     std::vector<size_t> runEnds;
-    for (auto& [stream, ofStream] : perStream) {
-        if (!std::is_sorted(ofStream.begin(), ofStream.end()))
-            std::sort(ofStream.begin(), ofStream.end());
-        links.insert(links.end(), ofStream.begin(), ofStream.end());
+    for (StreamLinks& ofStream : perStream) {
+        std::vector<Link>& v = ofStream.links;
+        if (!std::is_sorted(v.begin(), v.end()))
+            std::sort(v.begin(), v.end());
+        links.insert(links.end(), v.begin(), v.end());
         runEnds.push_back(links.size());
-        std::vector<Link>().swap(ofStream);
+        std::vector<Link>().swap(v);
     }
     // Bottom-up merge of the sorted runs, two at a time.
     while (runEnds.size() > 1) {

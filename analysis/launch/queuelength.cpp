@@ -118,13 +118,9 @@ std::vector<QueueSeries> linkedSeries(const RankTrace& rank, const std::vector<S
     size_t last = 0;
     withoutLaunch = forEachLinkedLaunch(t, names, [&](EventIndex launch, EventIndex gpu) {
         const int32_t stream = t.stream[gpu];
-        if (last >= streams.size() || streams[last].stream != stream) {
-            last = 0;
-            while (last < streams.size() && streams[last].stream != stream)
-                ++last;
-            if (last == streams.size())
-                streams.push_back({stream, {}, {}});
-        }
+        last = findStream(streams, stream, last);
+        if (last == streams.size())
+            streams.push_back({stream, {}, {}});
         streams[last].launches.push_back({t.tsNs[launch], gpu});
         streams[last].starts.push_back({t.tsNs[gpu], gpu});
     });
