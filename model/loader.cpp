@@ -4,6 +4,7 @@
 
 #include "log.h"
 #include "metadata.h"
+#include "partialrun.h"
 #include "parallelfor.h"
 #include "rankbuilder.h"
 
@@ -365,13 +366,13 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
 }
 
 std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& options, LoadProgress* progress,
-                             std::stop_token stop)
+                             std::stop_token stop, const ProgressiveLoad* progressive)
 {
-    return loadRun(std::vector<fs::path>{folderOrFile}, options, progress, stop);
+    return loadRun(std::vector<fs::path>{folderOrFile}, options, progress, stop, progressive);
 }
 
 std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOptions& options, LoadProgress* progress,
-                             std::stop_token stop)
+                             std::stop_token stop, const ProgressiveLoad* progressive)
 {
     auto run = std::make_shared<Run>();
     run->htaCompat = options.htaCompat;
@@ -436,6 +437,9 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
     // on two threads.
     const unsigned threadsPerFile = files.traces.size() * 2 <= workers ? 2 : 1;
     workers = static_cast<unsigned>(std::min<size_t>(workers, std::max<size_t>(files.traces.size(), 1)));
+    std::optional<PartialRunPublisher> publisher;
+    if (progressive && progressive->deliver && parsed.size() > 1)
+        publisher.emplace(*progressive, parsed, *run, options);
     parallelFor(order.size(), workers, stop, [&](size_t k) {
         const size_t i = order[k];
         parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop, threadsPerFile);
@@ -443,6 +447,8 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
             parsed[i].rankFromContent = htaRankFromContent(files.traces[i].path);
         if (progress)
             progress->filesDone.fetch_add(1);
+        if (publisher && !stop.stop_requested())
+            publisher->fileRead(i);
     });
     if (stop.stop_requested()) {
         run->errors.push_back({run->folder, -1, 0, LoadErrorKind::Cancelled, "load cancelled", false});

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <stop_token>
 #include <vector>
@@ -44,6 +45,22 @@ struct LoadProgress {
     std::atomic<uint64_t> eventsDone{0};
 };
 
+// Progressive loading (the GUI shows what is read so far): while the files of a run load, the
+// ranks read so far are assembled into a run of their own, with Run::filesStillLoading set, and
+// handed to `deliver` on a loader thread. A snapshot copies the ranks it holds, so snapshots are
+// rationed: none before `firstAfterSeconds` (a quick load shows only its whole run), then at most
+// one per `minIntervalSeconds`, each holding at least twice the ranks of the one before (all the
+// copies together cost about one more assembly), none past `maxBytes` resident, none of a run of
+// one file and none once every file is read (the whole run follows).
+struct ProgressiveLoad {
+    std::function<void(std::shared_ptr<Run>)> deliver;
+    double firstAfterSeconds = 0.3;
+    double minIntervalSeconds = 0.5;
+    uint64_t maxBytes = defaultMaxSnapshotBytes();
+    // An eighth of the physical memory, at least 256 MiB: the GUI holds a snapshot beside the load.
+    static uint64_t defaultMaxSnapshotBytes();
+};
+
 struct RunFile {
     std::filesystem::path path;
     uint64_t bytes = 0;
@@ -64,11 +81,14 @@ DiscoveredFiles discoverRunFiles(const std::filesystem::path& folderOrFile);
 DiscoveredFiles discoverRunFiles(const std::vector<std::filesystem::path>& inputs);
 
 // Loads every rank of a run in parallel. Never throws for bad input: errors are in Run::errors.
-// A cancelled load returns a Run whose errors hold one Cancelled entry.
+// A cancelled load returns a Run whose errors hold one Cancelled entry. With `progressive`, the
+// ranks read so far are handed out while it loads (see ProgressiveLoad).
 std::shared_ptr<Run> loadRun(const std::filesystem::path& folderOrFile, const LoadOptions& options,
-                             LoadProgress* progress = nullptr, std::stop_token stop = {});
+                             LoadProgress* progress = nullptr, std::stop_token stop = {},
+                             const ProgressiveLoad* progressive = nullptr);
 std::shared_ptr<Run> loadRun(const std::vector<std::filesystem::path>& inputs, const LoadOptions& options,
-                             LoadProgress* progress = nullptr, std::stop_token stop = {});
+                             LoadProgress* progress = nullptr, std::stop_token stop = {},
+                             const ProgressiveLoad* progressive = nullptr);
 
 // Parses one trace file on the calling thread into a rank with its own string pool.
 struct ParsedFile {

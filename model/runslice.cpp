@@ -17,6 +17,7 @@ std::shared_ptr<Run> sliceRunToStep(const Run& run, int step)
     slice->ranksNotLoaded = run.ranksNotLoaded;
     slice->htaCompat = run.htaCompat;
     slice->minTsNs = run.minTsNs;
+    slice->filesStillLoading = run.filesStillLoading;
     slice->ranks.reserve(run.ranks.size());
     for (const RankTrace& rank : run.ranks) {
         std::vector<uint8_t> keep(rank.events.size());

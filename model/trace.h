@@ -127,6 +127,10 @@ struct Run {
     RankSet ranksNotLoaded;  // ranks of files left out by LoadOptions::onlyRanks (from head or name)
     bool htaCompat = false;
     int64_t minTsNs = 0;  // earliest timestamp over all ranks
+    // A snapshot of a load in progress (ProgressiveLoad): files not read yet, whose ranks it
+    // lacks. 0 in a whole run. Whatever is computed on a snapshot covers only its ranks.
+    uint32_t filesStillLoading = 0;
+    bool isPartial() const { return filesStillLoading > 0; }
 
     // The first rank trace claiming this number (the CLI's --rank and HTA's rank arguments name
     // ranks by number); null when none does.

@@ -3,11 +3,15 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
 #include "model/loader.h"
+#include "model/trace.h"
 #include "model/metadata.h"
 #include "model/runslice.h"
 #include "model/stringpool.h"
 #include "model/timeconv.h"
 #include "testsupport.h"
+
+#include <atomic>
+#include <mutex>
 #endif
 
 #include <QtTest>
@@ -50,6 +54,21 @@ EventIndex findByName(const ParsedFile& parsed, std::string_view name)
         if (names[i] == id)
             return static_cast<EventIndex>(i);
     return kNoEvent;
+}
+
+// Whether two ranks hold the same events (each table read through its own run's string pool).
+bool sameEvents(const Run& a, const RankTrace& ra, const Run& b, const RankTrace& rb)
+{
+    const EventTable& x = ra.events;
+    const EventTable& y = rb.events;
+    if (x.size() != y.size() || ra.rank != rb.rank || ra.file != rb.file || x.gpuRows != y.gpuRows)
+        return false;
+    for (size_t i = 0; i < x.size(); ++i)
+        if (x.tsNs[i] != y.tsNs[i] || x.durNs[i] != y.durNs[i] || x.kind[i] != y.kind[i] || x.link[i] != y.link[i]
+            || x.parent[i] != y.parent[i] || x.stream[i] != y.stream[i] || x.step[i] != y.step[i]
+            || a.str(x.name[i]) != b.str(y.name[i]) || a.str(x.category[i]) != b.str(y.category[i]))
+            return false;
+    return ra.steps.size() == rb.steps.size() && ra.threads.size() == rb.threads.size();
 }
 
 } // namespace
@@ -157,6 +176,69 @@ private slots:
         test::writeFile(one / "b.json", notOneRunTrace(1, 2, "NVIDIA H100 80GB HBM3", "1680000000500000"));
         const auto good = loadRun(one, LoadOptions{});
         QVERIFY(good->warnings.empty());
+    }
+
+    // [load-speed] progressive loading: each snapshot is the files read so far, assembled as the
+    // whole run has them (same ranks, same events), at least doubling each time; the whole run
+    // is the same as a load without snapshots; a one-file run and a tiny budget give none.
+    void progressiveSnapshotsAreTheRanksReadSoFar()
+    {
+        const auto dir = test::scratchDir("progressive");
+        for (int r = 0; r < 8; ++r)
+            test::writeFile(dir / ("rank" + std::to_string(r) + ".json"), sampleTrace(r));
+        for (const unsigned threads : {1u, 2u}) {
+            std::mutex mutex;
+            std::vector<std::shared_ptr<Run>> snapshots;
+            ProgressiveLoad progressive;
+            progressive.firstAfterSeconds = 0;
+            progressive.minIntervalSeconds = 0;
+            progressive.deliver = [&](std::shared_ptr<Run> run) {
+                const std::lock_guard lock(mutex);
+                snapshots.push_back(std::move(run));
+            };
+            LoadOptions options;
+            options.threads = threads;
+            const auto whole = loadRun(dir, options, nullptr, {}, &progressive);
+            const auto plain = loadRun(dir, options);
+            QVERIFY(!whole->isPartial());
+            QCOMPARE(whole->ranks.size(), size_t(8));
+            for (size_t k = 0; k < whole->ranks.size(); ++k)
+                QVERIFY(sameEvents(*whole, whole->ranks[k], *plain, plain->ranks[k]));
+            if (threads == 1) {
+                // One file at a time: after 1, 2 and 4 files (the 8th brings the whole run).
+                QCOMPARE(snapshots.size(), size_t(3));
+                for (size_t k = 0; k < 3; ++k)
+                    QCOMPARE(snapshots[k]->ranks.size(), size_t(1) << k);
+            }
+            QVERIFY(!snapshots.empty());
+            size_t before = 0;
+            for (const auto& snapshot : snapshots) {
+                QVERIFY(snapshot->isPartial());
+                QCOMPARE(snapshot->ranks.size() + snapshot->filesStillLoading, size_t(8));
+                QVERIFY(snapshot->ranks.size() >= 2 * before);
+                before = snapshot->ranks.size();
+                QVERIFY(std::is_sorted(snapshot->ranks.begin(), snapshot->ranks.end(),
+                                       [](const RankTrace& a, const RankTrace& b) { return a.rank < b.rank; }));
+                for (const RankTrace& rank : snapshot->ranks) {
+                    const RankTrace* same = whole->findRank(rank.rank);
+                    QVERIFY(same);
+                    QVERIFY(sameEvents(*snapshot, rank, *whole, *same));
+                }
+                QCOMPARE(sliceRunToStep(*snapshot, 3)->filesStillLoading, snapshot->filesStillLoading);
+            }
+        }
+        std::atomic<int> delivered{0};
+        ProgressiveLoad none;
+        none.firstAfterSeconds = 0;
+        none.minIntervalSeconds = 0;
+        none.deliver = [&](std::shared_ptr<Run>) { ++delivered; };
+        none.maxBytes = 0;  // every file read is already past the budget
+        QCOMPARE(loadRun(dir, LoadOptions{}, nullptr, {}, &none)->ranks.size(), size_t(8));
+        none.maxBytes = ProgressiveLoad::defaultMaxSnapshotBytes();
+        QVERIFY(!loadRun(dir / "rank3.json", LoadOptions{}, nullptr, {}, &none)->isPartial());
+        none.firstAfterSeconds = 3600;  // a load quicker than the first snapshot shows only its whole run
+        QCOMPARE(loadRun(dir, LoadOptions{}, nullptr, {}, &none)->ranks.size(), size_t(8));
+        QCOMPARE(delivered.load(), 0);
     }
 
     void stringPoolInterns()

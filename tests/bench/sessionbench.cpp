@@ -1,11 +1,13 @@
-// The GUI session's memory as a user pays it: `kscope_session_bench RUN_DIR [--steps N]` opens the
-// run in the main window (offscreen unless QT_QPA_PLATFORM says otherwise), shows every view on
-// the whole run, then chooses each step in turn (the first N), showing every view on each, and
-// reports what the session's bounded caches (step slices, results) hold: the resident set they
-// add and a slice's own bytes, relative to the run. A benchmark target of its own, never a timed test.
+// The GUI session as a user pays it: `kscope_session_bench RUN_DIR [--steps N] [--whole-run-only]` opens the run in
+// the main window (offscreen unless QT_QPA_PLATFORM says otherwise), shows every view on the
+// whole run, then chooses each step in turn (the first N), showing every view on each, and
+// reports how soon the first chart came and what the session's bounded caches (step slices,
+// results) hold: the resident set they add and a slice's own bytes, relative to the run. A benchmark target of its own, never a timed test.
 
 #include "session/runsession.h"
+#include "shell/loadcontroller.h"
 #include "shell/mainwindow.h"
+#include "views/analysisview.h"
 #include "views/viewspec.h"
 
 #include "model/runslice.h"
@@ -92,7 +94,7 @@ int main(int argc, char** argv)
     QApplication::setApplicationName(QStringLiteral("kscope-session-bench"));  // its own saved settings
     const QStringList args = QApplication::arguments();
     if (args.size() < 2 || args.at(1).startsWith(QLatin1Char('-'))) {
-        std::fprintf(stderr, "usage: kscope_session_bench RUN_DIR [--steps N]\n");
+        std::fprintf(stderr, "usage: kscope_session_bench RUN_DIR [--steps N] [--whole-run-only]\n");
         return 2;
     }
     int maxSteps = 1 << 30;
@@ -100,8 +102,24 @@ int main(int argc, char** argv)
         maxSteps = std::max(1, args.at(at + 1).toInt());
 
     MainWindow window;
+    if (args.contains(QStringLiteral("--whole-run-only")))
+        window.loader()->setProgressive(false);  // no snapshots while loading: the load alone
     window.resize(1600, 1000);
     window.show();
+    // How soon the user sees a chart: the first view presenting a result of the run being opened
+    // (a progressive load's snapshot, or the whole run), against the whole run's arrival.
+    QElapsedTimer opening;
+    double firstChartMs = -1, wholeRunMs = -1;
+    size_t firstChartRanks = 0;
+    for (AnalysisView* view : window.views())
+        QObject::connect(view, &AnalysisView::presented, &window, [&, view] {
+            if (firstChartMs < 0 && window.run() && view->isCurrent() && !view->charts().isEmpty()) {
+                firstChartMs = double(opening.nsecsElapsed()) / 1e6;
+                firstChartRanks = window.run()->ranks.size();
+            }
+        });
+    QObject::connect(&window, &MainWindow::runChanged, &window, [&] { wholeRunMs = double(opening.nsecsElapsed()) / 1e6; });
+    opening.start();
     window.openRun(args.at(1));
     if (!waitIdle(window) || !window.run() || window.run()->ranks.empty()) {
         std::fprintf(stderr, "kscope_session_bench: %s did not load\n", qPrintable(args.at(1)));
@@ -142,6 +160,9 @@ int main(int argc, char** argv)
         for (const RankTrace& rank : sliceRunToStep(*run, steps[i])->ranks)
             sliceMb += double(rank.residentBytes()) / (1024.0 * 1024.0);
     const double perSlice = held ? sliceMb / double(held) : 0;
+    row("first_chart_after_open", firstChartMs, "ms");
+    row("first_chart_ranks", double(firstChartRanks), "");
+    row("whole_run_after_open", wholeRunMs, "ms");
     row("run_resident", runMb, "MB");
     row("rss_after_load", afterLoad, "MB");
     row("rss_added_by_every_view", wholeRun - afterLoad, "MB");

@@ -69,6 +69,7 @@ void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
         m_sides[1] = {};
         emit comparisonChanged();
     }
+    const std::shared_ptr<const Run> shownBefore = this->run();
     m_sides[0].run = std::move(run);
     m_sides[0].path = path;
     m_sides[0].generation = ++m_nextGeneration;
@@ -78,11 +79,12 @@ void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
     protectInputs();
     dropStaleResults();
     emit runChanged();
-    showRun(RunSide::Control, reopened);
+    showRun(RunSide::Control, reopened, shownBefore);
 }
 
 void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
 {
+    const std::shared_ptr<const Run> shownBefore = this->run();
     m_sides[1].run = std::move(run);
     m_sides[1].path = path;
     m_sides[1].generation = ++m_nextGeneration;
@@ -93,7 +95,7 @@ void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
     // Views of the test run move first (to the new test run, or back to the control when the
     // comparison closes), so whoever listens to comparisonChanged sees a consistent session.
     if (m_shown == RunSide::Test)
-        showRun(m_sides[1].run ? RunSide::Test : RunSide::Control, true);
+        showRun(m_sides[1].run ? RunSide::Test : RunSide::Control, true, shownBefore);
     emit comparisonChanged();  // single-run views of the control run have nothing to redo
 }
 
@@ -133,16 +135,16 @@ void RunSession::setShownSide(RunSide side)
 {
     if (side == m_shown || (side == RunSide::Test && !m_sides[1].run))
         return;
-    showRun(side, true);
+    showRun(side, true, run());
 }
 
-void RunSession::showRun(RunSide side, bool keepSelection)
+void RunSession::showRun(RunSide side, bool keepSelection, const std::shared_ptr<const Run>& before)
 {
     // The selection carries over where the newly shown run has it: ranks by number and file
     // name, the step by number, the kernel by name (string ids are each run's own). An event does
     // not: its row means nothing in another run or another mode's load.
     std::vector<std::pair<int, std::string>> ranks;
-    if (const auto before = run())
+    if (before)
         for (RankIndex index : m_selection->ranks())
             if (before->has(index))
                 ranks.emplace_back(before->at(index).rank, before->at(index).file.filename().string());

@@ -113,7 +113,8 @@ private:
 
     QString cacheKey(const AnalysisRequest& request) const;
     QString cacheKey(const QString& key, bool comparison) const;
-    void showRun(RunSide side, bool keepSelection);
+    // `before`: the run shown until now, whose rank indices the selection holds.
+    void showRun(RunSide side, bool keepSelection, const std::shared_ptr<const Run>& before);
     void dropStaleResults();
     void protectInputs() const;  // no export may replace a trace of the open runs
     void applyStep();

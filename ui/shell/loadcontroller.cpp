@@ -4,9 +4,12 @@
 #include "model/loader.h"
 #endif
 
+#include <QCoreApplication>
 #include <QFutureWatcher>
+#include <QPointer>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <mutex>
 #include <stop_token>
 
 namespace kscope {
@@ -15,6 +18,10 @@ struct LoadController::Job {
     QString path;
     LoadProgress progress;
     std::stop_source stop;
+    ProgressiveLoad progressive;
+    // The newest snapshot a loader thread delivered, taken by poll() on the GUI thread.
+    std::mutex partialMutex;
+    std::shared_ptr<Run> partial;
 };
 
 LoadController::LoadController(QObject* parent) : QObject(parent)
@@ -27,6 +34,12 @@ LoadController::~LoadController()
 {
     // The worker holds its own reference to the job; asking it to stop is enough.
     cancel();
+}
+
+void LoadController::setProgressiveTiming(double firstAfterSeconds, double minIntervalSeconds)
+{
+    m_firstSnapshotAfter = firstAfterSeconds;
+    m_snapshotInterval = minIntervalSeconds;
 }
 
 bool LoadController::isLoading() const { return m_job != nullptr; }
@@ -63,8 +76,27 @@ void LoadController::start(const QString& path)
     const std::filesystem::path fsPath = path.toStdString();
     LoadOptions options;
     options.htaCompat = m_htaCompat;
-    watcher->setFuture(QtConcurrent::run([job, fsPath, options] {
-        return loadRun(fsPath, options, &job->progress, job->stop.get_token());
+    const bool progressive = m_progressive;
+    if (progressive) {
+        job->progressive.firstAfterSeconds = m_firstSnapshotAfter;
+        job->progressive.minIntervalSeconds = m_snapshotInterval;
+        // Into the job, which the worker holds (a cancelled load's worker may outlive the
+        // controller); then the GUI thread polls at once, so a snapshot is shown before the load's
+        // end (queued before it) rather than at the timer's next tick.
+        Job* owner = job.get();
+        const QPointer<LoadController> controller(this);
+        job->progressive.deliver = [owner, controller](std::shared_ptr<Run> snapshot) {
+            {
+                const std::lock_guard lock(owner->partialMutex);
+                owner->partial = std::move(snapshot);
+            }
+            QMetaObject::invokeMethod(
+                QCoreApplication::instance(), [controller] { if (controller) controller->poll(); }, Qt::QueuedConnection);
+        };
+    }
+    watcher->setFuture(QtConcurrent::run([job, fsPath, options, progressive] {
+        return loadRun(fsPath, options, &job->progress, job->stop.get_token(),
+                       progressive ? &job->progressive : nullptr);
     }));
 }
 
@@ -82,6 +114,15 @@ void LoadController::poll()
 {
     if (!m_job)
         return;
+    std::shared_ptr<Run> snapshot;
+    {
+        const std::lock_guard lock(m_job->partialMutex);
+        snapshot = std::move(m_job->partial);
+    }
+    if (snapshot)
+        emit partial(std::move(snapshot), m_job->path);
+    if (!m_job)
+        return;  // a slot of partial() started another load or cancelled this one
     const LoadProgress& p = m_job->progress;
     LoadStatus status;
     status.filesDone = p.filesDone.load(std::memory_order_relaxed);

@@ -23,6 +23,8 @@ struct LoadStatus {
 // Loads a run on a worker thread, reports progress by polling the loader's atomics on a timer
 // (no signal floods from workers) and cancels through a stop_source. A new start() cancels the
 // load in flight; a cancelled load is discarded whole and the caller keeps its previous run.
+// Progressive (setProgressive): while a run of several files loads, the ranks read so far come
+// as partial(run) (Run::isPartial), the newest one per poll, before finished() brings the whole.
 class LoadController : public QObject {
     Q_OBJECT
 public:
@@ -34,12 +36,16 @@ public:
     // Load with HTA's normalisation (microsecond rounding) for HTA-compatible numbers.
     void setHtaCompat(bool on) { m_htaCompat = on; }
     bool htaCompat() const { return m_htaCompat; }
+    void setProgressive(bool on) { m_progressive = on; }
+    // When the first snapshot may come and how often the next (tests make them immediate).
+    void setProgressiveTiming(double firstAfterSeconds, double minIntervalSeconds);
     bool isLoading() const;
     QString path() const;
 
 signals:
     void started(const QString& path);
     void progress(const kscope::LoadStatus& status);
+    void partial(std::shared_ptr<const kscope::Run> run, const QString& path);
     void finished(std::shared_ptr<const kscope::Run> run, const QString& path);
     void cancelled(const QString& path);
 
@@ -51,6 +57,9 @@ private:
     QTimer m_pollTimer;
     QElapsedTimer m_clock;
     bool m_htaCompat = false;
+    bool m_progressive = false;
+    double m_firstSnapshotAfter = 0.3;
+    double m_snapshotInterval = 0.5;
 };
 
 } // namespace kscope

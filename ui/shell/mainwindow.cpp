@@ -66,25 +66,7 @@ MainWindow::MainWindow(QWidget* parent)
         m_selectedEvent->setText(event && run() ? eventSummary(*run(), *event) : QString());
     });
 
-    // One progress bar for both loaders: the run, and the one it is compared with.
-    for (LoadController* loader : {m_loader, m_testLoader}) {
-        connect(loader, &LoadController::started, this, [this](const QString& path) {
-            m_progress->begin(path);
-            m_progress->show();
-        });
-        connect(loader, &LoadController::progress, m_progress, &LoadProgressWidget::showStatus);
-        connect(m_progress, &LoadProgressWidget::cancelRequested, loader, &LoadController::cancel);
-        connect(loader, &LoadController::cancelled, this, [this](const QString& path) {
-            m_progress->hide();
-            showStatus(tr("Loading %1 cancelled; %2").arg(QDir::toNativeSeparators(path),
-                                                           run() ? tr("what was open stays open") : tr("no run open")),
-                       8000);
-        });
-    }
-    connect(m_loader, &LoadController::finished, this,
-            [this](std::shared_ptr<const Run> run, const QString& path) { setRun(std::move(run), path); });
-    connect(m_testLoader, &LoadController::finished, this,
-            [this](std::shared_ptr<const Run> run, const QString& path) { setTestRun(std::move(run), path); });
+    connectLoaders();
     connect(m_session, &RunSession::htaCompatChanged, this, [this](bool on) {
         m_loader->setHtaCompat(on);
         m_testLoader->setHtaCompat(on);
@@ -403,32 +385,10 @@ void MainWindow::dropEvent(QDropEvent* event)
     openRun(urls.front().toLocalFile());
 }
 
-void MainWindow::openRun(const QString& path)
-{
-    showStatus(tr("Loading %1…").arg(QDir::toNativeSeparators(path)), 0);
-    m_loader->start(path);
-}
 
 void MainWindow::openSampleRun() { openRun(sampleRunPath()); }
 
-void MainWindow::openComparison(const QString& path)
-{
-    showStatus(tr("Loading %1 to compare…").arg(QDir::toNativeSeparators(path)), 0);
-    m_testLoader->start(path);
-}
 
-void MainWindow::setTestRun(std::shared_ptr<const Run> run, const QString& path)
-{
-    m_progress->hide();
-    m_session->setTestRun(run, path);
-    if (QDockWidget* diff = m_docks.value(QStringLiteral("diff"))) {
-        diff->show();
-        diff->raise();
-    }
-    showStatus(tr("Comparing %1 with %2 (%3)")
-                   .arg(m_session->label(RunSide::Control), m_session->label(RunSide::Test),
-                        fmt::count(qint64(run->ranks.size()), "rank", "ranks")));
-}
 
 void MainWindow::updateComparison()
 {
@@ -509,31 +469,6 @@ void MainWindow::updateBanner()
     m_bannerBar->setVisible(!banner.isEmpty());
 }
 
-void MainWindow::setRun(std::shared_ptr<const Run> run, const QString& path)
-{
-    m_progress->hide();
-    m_session->setRun(run, path);
-    updateComparison();  // the run shown is the control again; the Show box must say so
-    updateSelectors();
-    showSelectedRanks();
-    updateTitle();
-    updateBanner();
-    QDockWidget* issues = m_docks.value(QStringLiteral("issues"));
-    if (issues && (!run->errors.empty() || run->ranks.empty())) {
-        issues->show();
-        issues->raise();
-    }
-    const QString ranks = fmt::count(qint64(run->ranks.size()), "rank", "ranks");
-    if (run->ranks.empty())
-        showStatus(bannerText(), 0);
-    else if (isSampleRun(path))
-        showStatus(tr("Opened the bundled sample run (%1, synthetic). Open your own with Ctrl+O or drop a folder.").arg(ranks), 0);
-    else
-        showStatus(tr("Opened %1: %2").arg(QDir::toNativeSeparators(path), ranks));
-    if (!isSampleRun(path) && !run->ranks.empty())
-        addRecent(path);
-    emit runChanged();
-}
 
 void MainWindow::showStatus(const QString& message, int timeoutMs)
 {
@@ -571,6 +506,7 @@ void MainWindow::updateSelectors()
 
 void MainWindow::updateTitle()
 {
+    updateDockTitles();
     const auto run = m_session->run();
     if (!run) {
         setWindowTitle(tr("Kinetoscope"));
@@ -580,6 +516,8 @@ void MainWindow::updateTitle()
     QString name = isSampleRun(path) ? tr("bundled sample run") : QFileInfo(path).fileName();
     if (m_session->testRun())
         name = tr("%1 vs %2").arg(name, m_session->label(RunSide::Test));
+    if (run->isPartial())
+        name = tr("%1 (loading: %2 of %3 ranks)").arg(name).arg(run->ranks.size()).arg(run->ranks.size() + run->filesStillLoading);
     setWindowTitle(run->htaCompat ? tr("%1 [HTA-compatible] — Kinetoscope").arg(name) : tr("%1 — Kinetoscope").arg(name));
     setWindowFilePath(path);
 }

@@ -5,6 +5,7 @@
 #include <QPointer>
 
 #include <memory>
+#include <optional>
 
 class QAction;
 class QComboBox;
@@ -54,7 +55,8 @@ public:
     QStringList exportAll(const QString& folder, QStringList* errors = nullptr);
 
 signals:
-    void runChanged();
+    void runChanged();        // a whole run is open (loaded, or the sample)
+    void partialRunShown();   // a progressive load's snapshot is on screen (Run::isPartial)
     void statusShown(const QString& message);  // every status-bar message (tests read them)
 
 protected:
@@ -71,7 +73,14 @@ private:
     void createToolBar();
     void restoreLayout();
     void raiseView(const QString& id);  // shown and in front of its tab stack
+    void connectLoaders();
     void setRun(std::shared_ptr<const Run> run, const QString& path);
+    void showPartialRun(std::shared_ptr<const Run> run, const QString& path);
+    void restoreRunBeforeLoad();
+    void showRunState();  // selectors, title, dock titles and banner after the session's run changed
+    // "partial: 3 of 100 ranks" while the run a view shows is a load's snapshot; empty otherwise.
+    QString partialNote(const AnalysisView& view) const;
+    void updateDockTitles();
     void setTestRun(std::shared_ptr<const Run> run, const QString& path);
     void updateComparison();
     QString issuesSummary(const std::shared_ptr<const Run>& run) const;
@@ -109,6 +118,14 @@ private:
     QComboBox* m_sideBox = nullptr;
     QList<QAction*> m_sideActions;
     QAction* m_closeComparison = nullptr;
+    // What was open when a progressive load showed its first snapshot, put back on Cancel.
+    struct RunBeforeLoad {
+        std::shared_ptr<const Run> control;
+        QString controlPath;
+        std::shared_ptr<const Run> test;
+        QString testPath;
+    };
+    std::optional<RunBeforeLoad> m_runBeforeLoad;
     QPointer<QWidget> m_lastView;  // the view last clicked: File > Export Chart preselects it
 };
 

@@ -9,6 +9,8 @@
 #include "shell/viewexport.h"
 #include "views/analysisview.h"
 
+#include "model/trace.h"
+
 #include <QDir>
 #include <QElapsedTimer>
 #include <QFileDialog>
@@ -101,6 +103,15 @@ QStringList MainWindow::exportAll(const QString& folder, QStringList* errors)
     clock.start();
     while (isBusy() && clock.elapsed() < 120000)
         QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    if (run() && run()->isPartial()) {
+        // Files named like a whole run's must hold a whole run's numbers.
+        if (errors)
+            *errors << tr("%1: not exported, the run is still loading (%2 of %3 ranks read)")
+                           .arg(folder)
+                           .arg(run()->ranks.size())
+                           .arg(run()->ranks.size() + run()->filesStillLoading);
+        return written;
+    }
     // A chart that only says why it is empty is no chart: left out, as the report does.
     for (const ViewFiles& files : exportViews(m_views, folder, 900, 500, true)) {
         written << files.charts << files.tables;
