@@ -438,8 +438,12 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
     const unsigned threadsPerFile = files.traces.size() * 2 <= workers ? 2 : 1;
     workers = static_cast<unsigned>(std::min<size_t>(workers, std::max<size_t>(files.traces.size(), 1)));
     std::optional<PartialRunPublisher> publisher;
-    if (progressive && progressive->deliver && parsed.size() > 1)
-        publisher.emplace(*progressive, parsed, *run, options);
+    if (progressive && progressive->deliver && parsed.size() > 1) {
+        std::vector<uint64_t> fileBytes;
+        for (const RunFile& f : files.traces)
+            fileBytes.push_back(f.bytes);
+        publisher.emplace(*progressive, parsed, std::move(fileBytes), progress, *run, options);
+    }
     parallelFor(order.size(), workers, stop, [&](size_t k) {
         const size_t i = order[k];
         parsed[i] = parseTraceFile(files.traces[i].path, options, progress, stop, threadsPerFile);

@@ -50,12 +50,14 @@ struct LoadProgress {
 // handed to `deliver` on a loader thread. A snapshot copies the ranks it holds, so snapshots are
 // rationed: none before `firstAfterSeconds` (a quick load shows only its whole run), then at most
 // one per `minIntervalSeconds`, each holding at least twice the ranks of the one before (all the
-// copies together cost about one more assembly), none past `maxBytes` resident, none of a run of
-// one file and none once every file is read (the whole run follows).
+// copies together cost about one more assembly), none once more than `maxFractionRead` of the
+// run's bytes are read (the whole run is near; what a snapshot costs is the analyses the GUI runs
+// on it, beside the load), none past `maxBytes` resident, none of a run of one file.
 struct ProgressiveLoad {
     std::function<void(std::shared_ptr<Run>)> deliver;
     double firstAfterSeconds = 0.3;
     double minIntervalSeconds = 0.5;
+    double maxFractionRead = 0.5;
     uint64_t maxBytes = defaultMaxSnapshotBytes();
     // An eighth of the physical memory, at least 256 MiB: the GUI holds a snapshot beside the load.
     static uint64_t defaultMaxSnapshotBytes();

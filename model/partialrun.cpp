@@ -1,5 +1,7 @@
 #include "partialrun.h"
 
+#include "log.h"
+
 #include <unistd.h>
 
 namespace kscope {
@@ -13,9 +15,13 @@ uint64_t ProgressiveLoad::defaultMaxSnapshotBytes()
 }
 
 PartialRunPublisher::PartialRunPublisher(const ProgressiveLoad& progressive, const std::vector<ParsedFile>& parsed,
+                                         std::vector<uint64_t> fileBytes, const LoadProgress* progress,
                                          const Run& head, const LoadOptions& options)
-    : m_progressive(progressive), m_parsed(parsed), m_head(head), m_options(options)
+    : m_progressive(progressive), m_parsed(parsed), m_fileBytes(std::move(fileBytes)), m_progress(progress),
+      m_head(head), m_options(options)
 {
+    for (uint64_t bytes : m_fileBytes)
+        m_runBytes += bytes;
 }
 
 uint32_t PartialRunPublisher::snapshotsDelivered() const
@@ -31,6 +37,10 @@ bool PartialRunPublisher::due(std::chrono::steady_clock::time_point now) const
         return false;  // one at a time; the whole run follows the last file
     if (m_readBytes > m_progressive.maxBytes)
         return false;
+    // The progress counts the files in flight too: two big files finishing together give none.
+    const uint64_t bytesRead = m_progress ? std::max(m_readFileBytes, m_progress->bytesDone.load()) : m_readFileBytes;
+    if (m_runBytes > 0 && double(bytesRead) > m_progressive.maxFractionRead * double(m_runBytes))
+        return false;
     if (Seconds(now - m_start).count() < m_progressive.firstAfterSeconds)
         return false;
     if (m_lastSnapshotFiles > 0 && Seconds(now - m_lastSnapshot).count() < m_progressive.minIntervalSeconds)
@@ -45,12 +55,16 @@ void PartialRunPublisher::fileRead(size_t index)
         const std::lock_guard lock(m_mutex);
         m_read.push_back(index);
         m_readBytes += m_parsed[index].trace.residentBytes();
+        m_readFileBytes += m_fileBytes[index];
         if (!due(std::chrono::steady_clock::now()))
             return;
         m_building = true;
         files = m_read;
     }
+    const auto building = std::chrono::steady_clock::now();
     std::shared_ptr<Run> snapshot = assemble(files);
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - building).count();
+    KSCOPE_LOG(Model, Info, "snapshot of " << files.size() << " of " << m_parsed.size() << " files assembled in " << ms << " ms");
     {
         const std::lock_guard lock(m_mutex);
         m_building = false;

@@ -180,7 +180,8 @@ private slots:
 
     // [load-speed] progressive loading: each snapshot is the files read so far, assembled as the
     // whole run has them (same ranks, same events), at least doubling each time; the whole run
-    // is the same as a load without snapshots; a one-file run and a tiny budget give none.
+    // is the same as a load without snapshots; none past the fraction read; a one-file run, a
+    // tiny budget and a load quicker than the first snapshot give none.
     void progressiveSnapshotsAreTheRanksReadSoFar()
     {
         const auto dir = test::scratchDir("progressive");
@@ -227,6 +228,22 @@ private slots:
                 QCOMPARE(sliceRunToStep(*snapshot, 3)->filesStillLoading, snapshot->filesStillLoading);
             }
         }
+        // None once more than the fraction of the run's bytes is read: one file at a time, 8 alike.
+        std::atomic<int> early{0};
+        ProgressiveLoad quarter;
+        quarter.firstAfterSeconds = 0;
+        quarter.minIntervalSeconds = 0;
+        quarter.maxFractionRead = 0.25;
+        quarter.deliver = [&](std::shared_ptr<Run> run) {
+            QVERIFY(run->ranks.size() <= 2);
+            ++early;
+        };
+        LoadOptions oneThread;
+        oneThread.threads = 1;
+        LoadProgress progress;
+        QCOMPARE(loadRun(dir, oneThread, &progress, {}, &quarter)->ranks.size(), size_t(8));
+        QCOMPARE(early.load(), 2);  // after 1 and 2 files of 8
+
         std::atomic<int> delivered{0};
         ProgressiveLoad none;
         none.firstAfterSeconds = 0;

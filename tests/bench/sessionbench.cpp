@@ -1,4 +1,4 @@
-// The GUI session as a user pays it: `kscope_session_bench RUN_DIR [--steps N] [--whole-run-only]` opens the run in
+// The GUI session as a user pays it: `kscope_session_bench RUN_DIR [--steps N] [--whole-run-only | --snapshots FIRST_S INTERVAL_S]` opens the run in
 // the main window (offscreen unless QT_QPA_PLATFORM says otherwise), shows every view on the
 // whole run, then chooses each step in turn (the first N), showing every view on each, and
 // reports how soon the first chart came and what the session's bounded caches (step slices,
@@ -10,6 +10,7 @@
 #include "views/analysisview.h"
 #include "views/viewspec.h"
 
+#include "model/log.h"
 #include "model/runslice.h"
 #include "model/trace.h"
 
@@ -91,10 +92,11 @@ int main(int argc, char** argv)
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
+    Log::configureFromEnvironment();  // KSCOPE_LOG=model=info names each snapshot and its cost
     QApplication::setApplicationName(QStringLiteral("kscope-session-bench"));  // its own saved settings
     const QStringList args = QApplication::arguments();
     if (args.size() < 2 || args.at(1).startsWith(QLatin1Char('-'))) {
-        std::fprintf(stderr, "usage: kscope_session_bench RUN_DIR [--steps N] [--whole-run-only]\n");
+        std::fprintf(stderr, "usage: kscope_session_bench RUN_DIR [--steps N] [--whole-run-only | --snapshots FIRST_S INTERVAL_S]\n");
         return 2;
     }
     int maxSteps = 1 << 30;
@@ -104,6 +106,8 @@ int main(int argc, char** argv)
     MainWindow window;
     if (args.contains(QStringLiteral("--whole-run-only")))
         window.loader()->setProgressive(false);  // no snapshots while loading: the load alone
+    if (const qsizetype at = args.indexOf(QStringLiteral("--snapshots")); at > 0 && at + 2 < args.size())
+        window.loader()->setProgressiveTiming(args.at(at + 1).toDouble(), args.at(at + 2).toDouble());
     window.resize(1600, 1000);
     window.show();
     // How soon the user sees a chart: the first view presenting a result of the run being opened
@@ -125,6 +129,7 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "kscope_session_bench: %s did not load\n", qPrintable(args.at(1)));
         return 1;
     }
+    const double viewsReadyMs = double(opening.nsecsElapsed()) / 1e6;
     const std::shared_ptr<const Run> run = window.run();
     double runMb = 0;
     for (const RankTrace& rank : run->ranks)
@@ -163,6 +168,7 @@ int main(int argc, char** argv)
     row("first_chart_after_open", firstChartMs, "ms");
     row("first_chart_ranks", double(firstChartRanks), "");
     row("whole_run_after_open", wholeRunMs, "ms");
+    row("views_ready_after_open", viewsReadyMs, "ms");
     row("run_resident", runMb, "MB");
     row("rss_after_load", afterLoad, "MB");
     row("rss_added_by_every_view", wholeRun - afterLoad, "MB");

@@ -66,6 +66,7 @@ private slots:
             seen.push_back({run->ranks.size(), run->filesStillLoading, w.dock(QStringLiteral("temporal"))->windowTitle(),
                             w.windowTitle()});
             if (selected < 0) {  // a rank picked while loading stays picked
+                screenshot(&w, "progressive-partial");
                 selected = run->ranks.back().rank;
                 selectRankNumbered(w, selected);
             }

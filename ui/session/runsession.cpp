@@ -3,14 +3,18 @@
 #ifndef Q_MOC_RUN
 #include "common/filewriting.h"
 #include "model/atomicfile.h"
+#include "model/log.h"
 #include "model/runslice.h"
 #include "model/trace.h"
 #endif
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QSettings>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
 
 namespace kscope {
 
@@ -46,7 +50,12 @@ QList<RankIndex> sameRanksIn(const Run& run, const std::vector<std::pair<int, st
 
 } // namespace
 
-RunSession::RunSession(QObject* parent) : QObject(parent), m_selection(new SelectionModel(this))
+struct RunSession::LiveGenerations {
+    std::array<std::atomic<quint64>, 2> side{};
+};
+
+RunSession::RunSession(QObject* parent)
+    : QObject(parent), m_selection(new SelectionModel(this)), m_live(std::make_shared<LiveGenerations>())
 {
     m_htaCompat = QSettings().value(QStringLiteral("analysis/htaCompat"), false).toBool();
     connect(m_selection, &SelectionModel::stepChanged, this, &RunSession::applyStep);
@@ -73,6 +82,7 @@ void RunSession::setRun(std::shared_ptr<const Run> run, const QString& path)
     m_sides[0].run = std::move(run);
     m_sides[0].path = path;
     m_sides[0].generation = ++m_nextGeneration;
+    m_live->side[0] = m_sides[0].generation;
     m_sides[0].stepSlices.clear();
     m_sides[0].stepsByUse.clear();
     m_shown = RunSide::Control;
@@ -88,6 +98,7 @@ void RunSession::setTestRun(std::shared_ptr<const Run> run, const QString& path)
     m_sides[1].run = std::move(run);
     m_sides[1].path = path;
     m_sides[1].generation = ++m_nextGeneration;
+    m_live->side[1] = m_sides[1].generation;
     m_sides[1].stepSlices.clear();
     m_sides[1].stepsByUse.clear();
     protectInputs();
@@ -329,16 +340,37 @@ CachedResultPtr RunSession::request(const AnalysisRequest& request)
         ++m_computed;
         finishJob(fullKey, key);
     });
+    // Checked again when the job starts: a run replaced while its job waited for a thread (each
+    // snapshot of a progressive load replaces the one before) costs nothing. The finished
+    // handler above drops such a job's empty outcome, as its run is no longer open.
+    const auto live = m_live;
+    const auto replaced = [live, comparison, controlGeneration, testGeneration, side] {
+        if (comparison)
+            return live->side[0] != controlGeneration || live->side[1] != testGeneration;
+        return live->side[int(side)] != (side == RunSide::Control ? controlGeneration : testGeneration);
+    };
+    const QString name = request.key;
     if (comparison) {
         const auto control = m_sides[0].run, test = m_sides[1].run;
-        watcher->setFuture(QtConcurrent::run([control, test, compare = request.compare] {
-            return guarded([&] { return compare(*control, *test); });
+        watcher->setFuture(QtConcurrent::run([control, test, compare = request.compare, replaced, name] {
+            return replaced() ? Outcome{} : timed(name, [&] { return compare(*control, *test); });
         }));
     } else {
         const auto slice = m_slice;
-        watcher->setFuture(QtConcurrent::run([slice, compute = request.compute] { return guarded([&] { return compute(*slice); }); }));
+        watcher->setFuture(QtConcurrent::run([slice, compute = request.compute, replaced, name] {
+            return replaced() ? Outcome{} : timed(name, [&] { return compute(*slice); });
+        }));
     }
     return nullptr;
+}
+
+RunSession::Outcome RunSession::timed(const QString& key, const std::function<CachedResultPtr()>& compute)
+{
+    QElapsedTimer clock;
+    clock.start();
+    Outcome outcome = guarded(compute);
+    KSCOPE_LOG(Ui, Debug, "computed " << key.toStdString() << " in " << clock.nsecsElapsed() / 1000000.0 << " ms");
+    return outcome;
 }
 
 RunSession::Outcome RunSession::guarded(const std::function<CachedResultPtr()>& compute)

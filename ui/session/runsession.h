@@ -102,6 +102,7 @@ private:
         QString error;  // set when result is null
     };
     static Outcome guarded(const std::function<CachedResultPtr()>& compute);
+    static Outcome timed(const QString& key, const std::function<CachedResultPtr()>& compute);  // guarded, logged at debug
 
     struct Side {
         std::shared_ptr<const Run> run;
@@ -125,6 +126,10 @@ private:
 
     SelectionModel* m_selection;
     std::array<Side, 2> m_sides;
+    // Each side's generation as analyses on the thread pool read it: one queued for a run that
+    // was replaced before it started is not run (a progressive load replaces its snapshots).
+    struct LiveGenerations;
+    std::shared_ptr<LiveGenerations> m_live;
     RunSide m_shown = RunSide::Control;
     std::shared_ptr<const Run> m_slice;
     bool m_htaCompat = false;

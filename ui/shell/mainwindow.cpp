@@ -132,6 +132,8 @@ void MainWindow::createViews()
         connect(view, &AnalysisView::rankClicked, this, [this, view] { raiseDrillTargets(view, true); });
         connect(view, &AnalysisView::kernelPicked, this, [this, view] { raiseDrillTargets(view, false); });
         connect(view, &AnalysisView::viewRequested, this, &MainWindow::raiseView);
+        // A dock behind another's tab stays "visible" as a widget; this signal tells (Qt's docs).
+        connect(dock, &QDockWidget::visibilityChanged, view, &AnalysisView::setOnScreen);
         // A right-click export says where it went.
         for (ChartView* chart : view->charts())
             connect(chart, &ChartView::exported, this,

@@ -115,7 +115,7 @@ void MainWindow::showPartialRun(std::shared_ptr<const Run> run, const QString& p
     const qint64 toGo = qint64(run->filesStillLoading);
     m_session->setRun(std::move(run), path);
     showRunState();
-    showStatus(tr("Loading %1: every view shows the %2 read so far (%3 still loading)")
+    showStatus(tr("Loading %1: showing %2 read so far, %3 to go")
                    .arg(QDir::toNativeSeparators(path), fmt::count(ranks, "rank", "ranks"),
                         fmt::count(toGo, "file", "files")),
                0);

@@ -123,6 +123,18 @@ void AnalysisView::tryPresent()
         m_showingComputing = true;
         return;
     }
+    // A view out of sight does not compute on a progressive load's snapshot: the next snapshot
+    // soon replaces it, and every analysis run beside the load slows the load. It computes when
+    // it is shown, or on the whole run.
+    if (const Run& shown = *m_session->slice(); shown.isPartial() && !m_onScreen) {
+        m_deferredWhileHidden = true;
+        showMessage(tr("Loading: %1 of %2 ranks read; this view computes when the run has loaded or when it is shown")
+                        .arg(shown.ranks.size())
+                        .arg(shown.ranks.size() + shown.filesStillLoading));
+        m_showingComputing = false;
+        return;
+    }
+    m_deferredWhileHidden = false;
     const QList<AnalysisRequest> wanted = requests();
     ResultSet results;
     QStringList missing;
@@ -149,6 +161,13 @@ void AnalysisView::tryPresent()
     m_presentedResult = true;
     m_presentedGeneration = m_session->sliceGeneration();
     emit presented();
+}
+
+void AnalysisView::setOnScreen(bool on)
+{
+    m_onScreen = on;
+    if (on && m_deferredWhileHidden)
+        tryPresent();
 }
 
 void AnalysisView::finishWith(const QString& message)

@@ -83,6 +83,11 @@ public:
     // The tables behind what is on screen (the CLI's columns); empty unless current.
     QList<TableExport> tables() const;
 
+    // Whether the user can see the view (its dock open and its tab in front; the window tells,
+    // from QDockWidget::visibilityChanged). Out of sight, it does not compute on a progressive
+    // load's snapshot until it is brought on screen.
+    void setOnScreen(bool on);
+
 public slots:
     void refresh();
 
@@ -184,6 +189,8 @@ private:
     bool m_current = false;
     bool m_showingComputing = false;
     bool m_presentedResult = false;  // present() ran for the current state, not only a message
+    bool m_onScreen = true;
+    bool m_deferredWhileHidden = false;  // a snapshot of a load came while out of sight: compute when shown
     quint64 m_presentedGeneration = 0;
 };
 
