@@ -24,12 +24,6 @@ PartialRunPublisher::PartialRunPublisher(const ProgressiveLoad& progressive, con
         m_runBytes += bytes;
 }
 
-uint32_t PartialRunPublisher::snapshotsDelivered() const
-{
-    const std::lock_guard lock(m_mutex);
-    return m_delivered;
-}
-
 bool PartialRunPublisher::due(std::chrono::steady_clock::time_point now) const
 {
     using Seconds = std::chrono::duration<double>;
@@ -70,7 +64,6 @@ void PartialRunPublisher::fileRead(size_t index)
         m_building = false;
         m_lastSnapshotFiles = files.size();
         m_lastSnapshot = std::chrono::steady_clock::now();
-        ++m_delivered;
     }
     m_progressive.deliver(std::move(snapshot));
 }

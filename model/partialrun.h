@@ -23,7 +23,6 @@ public:
                         const LoadOptions& options);
 
     void fileRead(size_t index);
-    uint32_t snapshotsDelivered() const;
 
 private:
     bool due(std::chrono::steady_clock::time_point now) const;  // under m_mutex
@@ -38,14 +37,13 @@ private:
     const LoadOptions& m_options;
     const std::chrono::steady_clock::time_point m_start = std::chrono::steady_clock::now();
 
-    mutable std::mutex m_mutex;
+    std::mutex m_mutex;
     std::vector<size_t> m_read;          // files read, in the order they were
     uint64_t m_readBytes = 0;            // their resident bytes
     uint64_t m_readFileBytes = 0;        // their sizes on disk
     size_t m_lastSnapshotFiles = 0;
     std::chrono::steady_clock::time_point m_lastSnapshot{};
     bool m_building = false;
-    uint32_t m_delivered = 0;
 };
 
 } // namespace kscope
