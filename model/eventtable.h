@@ -2,6 +2,7 @@
 
 #include "column.h"
 #include "ids.h"
+#include "narrowcolumn.h"
 
 #include <cstdint>
 #include <string>
@@ -134,17 +135,19 @@ struct FlowEvent {
 
 // Columnar events of one rank, sorted by (tsNs, file order). Every column has size().
 struct EventTable {
+    // Narrow columns store what almost every value fits in and keep the rest apart (see
+    // narrowcolumn.h): the widths below are the common case, every value reads back exactly.
     Column<int64_t> tsNs;
-    Column<int64_t> durNs;          // 0 for events without a duration
+    NarrowColumn<int64_t, uint32_t> durNs;       // 0 for events without a duration; 4.29 s in 32 bits
     Column<StringId> name;
-    Column<StringId> category;
-    Column<ThreadIndex> thread;     // index into RankTrace::threads
-    Column<int32_t> stream;         // args.stream, -1 when absent or not numeric (CPU side)
-    Column<int64_t> correlation;    // args.correlation, -1 when absent
+    DictionaryColumn category;                   // about fifteen distinct per rank: one byte each
+    NarrowColumn<ThreadIndex, uint8_t> thread;   // index into RankTrace::threads
+    NarrowColumn<int32_t, int16_t> stream;       // args.stream, -1 when absent or not numeric (CPU side)
+    NarrowColumn<int64_t, int32_t> correlation;  // args.correlation, -1 when absent
     Column<int32_t> externalId;     // args["External id"] (a per-process sequence number), -1 when absent
     Column<EventIndex> link;        // correlated partner (launch <-> GPU activity), kNoEvent if none
     Column<EventIndex> parent;      // enclosing CPU event on the same thread, kNoEvent if top level
-    Column<int32_t> step;           // ProfilerStep number, -1 when outside any step
+    NarrowColumn<int32_t, int16_t> step;  // ProfilerStep number, -1 when outside any step
     Column<Phase> phase;
     Column<EventKind> kind;
     Column<uint8_t> depth;          // nesting depth on its thread (0 = top level), saturates at 255

@@ -143,8 +143,7 @@ void remapIds(RankTrace& trace, const std::vector<StringId>& map)
     EventTable& t = trace.events;
     for (StringId& id : t.name)
         remap(id);
-    for (StringId& id : t.category)
-        remap(id);
+    t.category.renameValues(remap);
     for (CollectiveArgs& c : t.collectiveArgs) {
         remap(c.collectiveName);
         remap(c.dtype);

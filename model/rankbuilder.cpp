@@ -150,8 +150,11 @@ void htaRoundSpan(int64_t& tsNs, int64_t& durNs)
 void RankBuilder::applyHtaRounding()
 {
     EventTable& t = trace.events;
-    for (size_t i = 0; i < t.size(); ++i)
-        htaRoundSpan(t.tsNs[i], t.durNs[i]);
+    for (size_t i = 0; i < t.size(); ++i) {
+        int64_t durNs = t.durNs[i];
+        htaRoundSpan(t.tsNs[i], durNs);
+        t.durNs.set(i, durNs);
+    }
     for (CounterSample& c : trace.counters)
         c.tsNs = static_cast<int64_t>(std::ceil(htaMicros(c.tsNs))) * 1000;
 }
@@ -364,13 +367,13 @@ void RankBuilder::assignSteps(bool stepsInFileOrder)
     for (size_t i = 0; i < t.size(); ++i) {
         const auto e = static_cast<EventIndex>(i);
         if (t.stream[e] < 0 || (t.stream[e] == 0 && cpuOp && t.category[e] == cpuOp))
-            t.step[e] = stepAt(t.tsNs[e]);
+            t.step.set(e, stepAt(t.tsNs[e]));
     }
     // GPU work belongs to the step its launch belongs to (HTA: only streams > 0).
     for (size_t i = 0; i < t.size(); ++i) {
         const auto e = static_cast<EventIndex>(i);
         if (t.stream[e] > 0)
-            t.step[e] = t.link[e] != kNoEvent ? t.step[t.link[e]] : -1;
+            t.step.set(e, t.link[e] != kNoEvent ? t.step[t.link[e]] : -1);
     }
 }
 
@@ -428,14 +431,15 @@ void selectRows(const RankTrace& from, RankTrace& to, const std::vector<uint8_t>
         if (keep[i])
             newIndex[i] = next++;
     const auto kept = static_cast<size_t>(next);
+    // Each column is rebuilt at its exact size and swapped in: a narrow column re-places its
+    // escapes, and in place or not reads the same.
     auto gather = [&](const auto& source, auto& column) {
-        if (!inPlace)
-            column.resize(kept);
-        size_t out = 0;
+        std::decay_t<decltype(column)> rows;
+        rows.reserve(kept);
         for (size_t i = 0; i < n; ++i)
             if (keep[i])
-                column[out++] = source[i];
-        column.resize(out);
+                rows.push_back(source[i]);
+        column.swap(rows);
     };
     gather(f.tsNs, t.tsNs);
     gather(f.durNs, t.durNs);

@@ -73,7 +73,10 @@ const char* toString(BadEventKind kind)
 template <typename V>
 static size_t bytesOf(const V& v)
 {
-    return v.capacity() * sizeof(typename V::value_type);
+    if constexpr (requires { v.residentBytes(); })
+        return v.residentBytes();
+    else
+        return v.capacity() * sizeof(typename V::value_type);
 }
 
 size_t EventTable::residentBytes() const

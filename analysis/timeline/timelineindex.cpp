@@ -193,7 +193,7 @@ TimelineIndex buildTimelineIndex(const Run& run)
             const EventTable& t = run.at(row.rank).events;
             // The table is by start already; ties by end so that a row reads left to right.
             std::stable_sort(row.events.begin(), row.events.end(), [&t](EventIndex a, EventIndex b) {
-                return std::tie(t.tsNs[a], t.durNs[a]) < std::tie(t.tsNs[b], t.durNs[b]);
+                return t.tsNs[a] != t.tsNs[b] ? t.tsNs[a] < t.tsNs[b] : t.durNs[a] < t.durNs[b];
             });
             row.events.shrink_to_fit();
             row.blockMaxEndNs = blockMaxEnds(row.events.size(), [&](size_t i) { return t.endNs(row.events[i]); });
