@@ -695,7 +695,7 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
         t.collectiveArgs.push_back(c);
     }
     if (ev.hasShape) {
-        t.shapeArgs.push_back({row, strings.intern(ev.inputDims), strings.intern(ev.inputTypes)});
+        t.shapeArgs.push_back({row, m_builder.inputShapeIndex({strings.intern(ev.inputDims), strings.intern(ev.inputTypes)})});
     }
     if (ev.hasLaunch && m_options.keepKernelLaunchArgs && kind == EventKind::Kernel) {
         ev.launch.event = row;

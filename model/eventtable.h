@@ -69,10 +69,17 @@ struct CollectiveArgs {
     int64_t seq = -1;
 };
 
-struct ShapeArgs {
-    EventIndex event = kNoEvent;
+// An op's input shapes. Training repeats the same few thousand shapes across half the events of
+// a trace, so an op stores the index of its pair in EventTable::inputShapes (8 bytes, not 12).
+struct InputShape {
     StringId inputDims;   // raw JSON text, e.g. [[2048, 1], []]
     StringId inputTypes;  // raw JSON text
+    auto operator<=>(const InputShape&) const = default;
+};
+
+struct ShapeArgs {
+    EventIndex event = kNoEvent;
+    uint32_t shape = 0;  // into EventTable::inputShapes
 };
 
 struct KernelLaunchArgs {
@@ -163,6 +170,7 @@ struct EventTable {
     std::vector<MemoryArgs> memoryArgs;
     std::vector<CollectiveArgs> collectiveArgs;
     std::vector<ShapeArgs> shapeArgs;
+    std::vector<InputShape> inputShapes;  // each distinct pair once, in first-seen order
     std::vector<KernelLaunchArgs> kernelLaunchArgs;
     std::vector<SyncArgs> syncArgs;
     std::vector<CallStackArgs> callStackArgs;
@@ -177,6 +185,8 @@ struct EventTable {
     {
         return stream[i] != -1 && phase[i] == Phase::Complete && kind[i] != EventKind::TraceSpan;
     }
+
+    const InputShape& shapeOf(const ShapeArgs& args) const { return inputShapes[args.shape]; }
 
     size_t residentBytes() const;
     void shrinkToFit();

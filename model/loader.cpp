@@ -150,7 +150,7 @@ void remapIds(RankTrace& trace, const std::vector<StringId>& map)
         remap(c.processGroupName);
         remap(c.processGroupRanks);
     }
-    for (ShapeArgs& s : t.shapeArgs) {
+    for (InputShape& s : t.inputShapes) {  // renaming keeps distinct pairs distinct
         remap(s.inputDims);
         remap(s.inputTypes);
     }

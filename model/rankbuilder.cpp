@@ -74,6 +74,16 @@ EventKind RankBuilder::kindOf(StringId category)
     return it->second;
 }
 
+uint32_t RankBuilder::inputShapeIndex(InputShape shape)
+{
+    const uint64_t key = uint64_t{shape.inputDims.value} << 32 | shape.inputTypes.value;
+    std::vector<InputShape>& shapes = trace.events.inputShapes;
+    auto [it, inserted] = m_shapeIndex.try_emplace(key, static_cast<uint32_t>(shapes.size()));
+    if (inserted)
+        shapes.push_back(shape);
+    return it->second;
+}
+
 void RankBuilder::reserveForJsonBytes(uint64_t bytes)
 {
     // Kineto writes 190-320 bytes per event, flows and metadata included; the sort's permutation
@@ -478,6 +488,7 @@ void selectRows(const RankTrace& from, RankTrace& to, const std::vector<uint8_t>
         copyKept(f.memoryArgs, t.memoryArgs);
         copyKept(f.collectiveArgs, t.collectiveArgs);
         copyKept(f.shapeArgs, t.shapeArgs);
+        t.inputShapes = f.inputShapes;
         copyKept(f.kernelLaunchArgs, t.kernelLaunchArgs);
         copyKept(f.syncArgs, t.syncArgs);
         copyKept(f.callStackArgs, t.callStackArgs);

@@ -48,6 +48,8 @@ public:
     // kMaxThreads pairs, new pairs share the last thread.
     ThreadIndex threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
     EventKind kindOf(StringId category);
+    // The index of this pair in the table's inputShapes, appended when first seen.
+    uint32_t inputShapeIndex(InputShape shape);
 
     // Appends an event in file order; returns its row until finalize() sorts the rows.
     EventIndex appendEvent(const EventFields& event)
@@ -93,6 +95,7 @@ private:
     StringPool& m_strings;
     std::unordered_map<std::pair<int64_t, int64_t>, ThreadIndex, ThreadKeyHash> m_threadIndex;
     std::unordered_map<uint32_t, EventKind> m_kindByCategory;
+    std::unordered_map<uint64_t, uint32_t> m_shapeIndex;  // (dims, types) ids -> inputShapes index
 };
 
 // HTA's last-step trimming (Trace._filter_irrelevant_gpu_kernels) on one finalized rank: CPU

@@ -84,7 +84,7 @@ size_t EventTable::residentBytes() const
     return bytesOf(tsNs) + bytesOf(durNs) + bytesOf(name) + bytesOf(category) + bytesOf(thread) + bytesOf(stream)
         + bytesOf(correlation) + bytesOf(externalId) + bytesOf(link) + bytesOf(parent) + bytesOf(step)
         + bytesOf(phase) + bytesOf(kind) + bytesOf(depth) + bytesOf(fileIndex) + bytesOf(gpuRows) + bytesOf(memoryArgs) + bytesOf(collectiveArgs)
-        + bytesOf(shapeArgs) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs)
+        + bytesOf(shapeArgs) + bytesOf(inputShapes) + bytesOf(kernelLaunchArgs) + bytesOf(syncArgs) + bytesOf(callStackArgs)
         + bytesOf(memoryEvents);
 }
 
@@ -121,6 +121,7 @@ void EventTable::shrinkToFit()
     memoryArgs.shrink_to_fit();
     collectiveArgs.shrink_to_fit();
     shapeArgs.shrink_to_fit();
+    inputShapes.shrink_to_fit();
     kernelLaunchArgs.shrink_to_fit();
     syncArgs.shrink_to_fit();
     callStackArgs.shrink_to_fit();

@@ -369,7 +369,7 @@ private slots:
         QCOMPARE(r.events.step[linear], 3);
         const ShapeArgs* shapes = findSparse(r.events.shapeArgs, linear);
         QVERIFY(shapes);
-        QCOMPARE(parsed.strings.view(shapes->inputDims), std::string_view("[[8, 4], [4, 4]]"));
+        QCOMPARE(parsed.strings.view(r.events.shapeOf(*shapes).inputDims), std::string_view("[[8, 4], [4, 4]]"));
 
         const EventIndex memcpy = findByName(parsed, "Memcpy HtoD");
         const MemoryArgs* mem = findSparse(r.events.memoryArgs, memcpy);

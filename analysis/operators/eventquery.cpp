@@ -154,7 +154,8 @@ std::vector<Cell> eventCells(const Run& run, const RankTrace& rank, EventIndex e
         row.emplace_back(m->bytes);
     else
         row.emplace_back();
-    row.push_back(s && s->inputDims ? Cell{std::string(run.str(s->inputDims))} : Cell{});
+    const StringId dims = s ? t.shapeOf(*s).inputDims : StringId{};
+    row.push_back(dims ? Cell{std::string(run.str(dims))} : Cell{});
     if (me) {
         row.emplace_back(me->totalAllocated);
         row.emplace_back(me->totalReserved);

@@ -144,7 +144,7 @@ void analyseRank(const Run& run, const RankTrace& rank, const OperatorOptions& o
             while (shapeIt != t.shapeArgs.end() && shapeIt->event < e)
                 ++shapeIt;
             if (shapeIt != t.shapeArgs.end() && shapeIt->event == e)
-                dims = shapeIt->inputDims;
+                dims = t.shapeOf(*shapeIt).inputDims;
             key |= uint64_t(dims.value) << 32;
         } else if (options.groupBy == OpGroupBy::Stack) {
             key = stackId[k];

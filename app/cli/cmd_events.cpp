@@ -307,8 +307,8 @@ int64_t writeRank(RowWriter& w, const Run& run, const RankTrace& rank, EventMatc
                 w.integer(m->bytes);
             else
                 w.empty();
-            if (s && s->inputDims)
-                w.string(s->inputDims);
+            if (const StringId dims = s ? t.shapeOf(*s).inputDims : StringId{})
+                w.string(dims);
             else
                 w.empty();
             if (me) {
@@ -349,12 +349,13 @@ int64_t writeRank(RowWriter& w, const Run& run, const RankTrace& rank, EventMatc
             w.number(m ? m->bandwidthGBps : 0.0);
             w.integer(sync ? sync->waitOnStream : -1);
             w.integer(sync ? sync->waitOnEventRecordCorrelation : -1);
-            if (s && s->inputDims)
-                w.text(pythonList(run.str(s->inputDims)));
+            const InputShape shape = s ? t.shapeOf(*s) : InputShape{};
+            if (shape.inputDims)
+                w.text(pythonList(run.str(shape.inputDims)));
             else
                 w.integer(-1);
-            if (s && s->inputTypes)
-                w.text(pythonList(run.str(s->inputTypes)));
+            if (shape.inputTypes)
+                w.text(pythonList(run.str(shape.inputTypes)));
             else
                 w.integer(-1);
             w.integer(t.externalId[e]);
