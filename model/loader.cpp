@@ -428,7 +428,8 @@ std::shared_ptr<Run> loadRun(const std::vector<fs::path>& inputs, const LoadOpti
     std::vector<ParsedFile> parsed(files.traces.size());
     unsigned workers = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     if (options.memoryBudgetBytes > 0) {
-        // Each worker holds about four chunks (window, batch, simdjson's index) at once.
+        // Each worker holds about four chunks at once: its window (up to two chunks while an
+        // event straddles a read) and simdjson's buffers for one batch.
         const uint64_t perWorker = std::max<uint64_t>(options.chunkBytes * 4, 1);
         workers = static_cast<unsigned>(std::clamp<uint64_t>(options.memoryBudgetBytes / perWorker, 1, workers));
     }

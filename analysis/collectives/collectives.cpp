@@ -327,6 +327,7 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         units[r] = collectUnits(run, run.ranks[r], nameIsCollective, groupIndex, groupKeys, result.kernels, oversized);
     if (result.kernels == 0) {
         result.error = "no collective (NCCL / RCCL) kernel in the run";
+        result.clockSkew = estimateClockSkew(run, result);  // says why it has no offsets
         return result;
     }
 
@@ -476,6 +477,8 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
     }
 
     addNotes(run, options, worldSize, oversized, partial, result);
+    // 7. Each rank's clock offset, read from these instances' ends (clockskew.h).
+    result.clockSkew = estimateClockSkew(run, result);
     return result;
 }
 

@@ -33,7 +33,9 @@
 //   arrival), and the delay it caused (latest - second latest arrival, where it was last).
 // - The straggler: the rank last most often (ties: the larger delay caused), compared with
 //   potentialStragglers().
+// - The ranks' clock offsets, from the instances' ends (clockskew.h).
 
+#include "analysis/collectives/clockskew.h"
 #include "model/trace.h"
 
 #include <cstdint>
@@ -141,6 +143,7 @@ struct Collectives {
     std::vector<CollectiveRankStats> perRank;      // by rank
     std::vector<CollectiveRankStats> perRankStep;  // by rank, then step
     CollectiveStraggler straggler;
+    ClockSkew clockSkew;           // each rank's clock offset, read from these instances (clockskew.h)
     int64_t kernels = 0;           // collective kernels seen
     bool htaCompat = false;
     std::string error;

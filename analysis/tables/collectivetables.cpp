@@ -6,6 +6,8 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <span>
 #include <string>
 
@@ -139,6 +141,59 @@ Table collectiveSummaryTable(const Run& run, const Collectives& result)
                       bandwidthCell(r.busbwMedianGBps), bandwidthCell(r.busbwP95GBps), microsCell(r.skewMedianNs),
                       microsCell(r.skewP95Ns)});
     return withNotes(std::move(table), result);
+}
+
+Table clockSkewTable(const Run& run, const Collectives& collectives, bool perGroup)
+{
+    const ClockSkew& skew = collectives.clockSkew;
+    Table table;
+    if (perGroup)
+        table.columns = {"process_group", "group_ranks"};
+    table.columns.insert(table.columns.end(), {"rank", micros("offset (us)"), micros("spread (us)"), "instances",
+                                               "compared_with", "reliable", "exceeds_median_wait"});
+    // Cells pushed one by one: GCC 12 warns (maybe-uninitialized) on an initializer list of
+    // variants that mixes empty cells and strings.
+    const auto addRank = [&](std::vector<Cell> row, const RankClockOffset& o) {
+        row.push_back(int64_t{o.rank});
+        if (o.estimated) {
+            row.push_back(microsCell(o.offsetNs));
+            row.push_back(microsCell(o.spreadNs));
+            row.push_back(o.instances);
+            row.push_back(int64_t{o.viaRank});
+            row.push_back(int64_t{o.reliable ? 1 : 0});
+            row.push_back(int64_t{offsetExceedsWaits(skew, o.offsetNs) ? 1 : 0});
+        } else {
+            row.resize(row.size() + 2);
+            row.push_back(int64_t{0});
+            row.emplace_back();
+            row.push_back(int64_t{0});
+            row.emplace_back();
+        }
+        table.addRow(std::move(row));
+    };
+    if (perGroup) {
+        for (const GroupClockSkew& g : skew.groups) {
+            const CollectiveGroup& group = collectives.groups[g.group];
+            for (const RankClockOffset& o : g.ranks) {
+                std::vector<Cell> row;
+                row.push_back(textOrEmpty(run, group.name));
+                row.push_back(ranksText(group.members, group.unnamedMembers));
+                addRank(std::move(row), o);
+            }
+        }
+    } else {
+        for (const RankClockOffset& o : skew.ranks)
+            addRank({}, o);
+    }
+    Table out = withNotes(std::move(table), skew);
+    if (skew.referenceRank >= 0) {
+        char wait[32];
+        std::snprintf(wait, sizeof wait, "%.3f", double(skew.medianWaitNs) / 1000.0);
+        out.notes.insert(out.notes.begin(), "offsets from rank " + std::to_string(skew.referenceRank)
+                                                + "'s clock, read from the ends of " + std::to_string(skew.instances)
+                                                + " collective instances (median collective wait " + wait + " us)");
+    }
+    return out;
 }
 
 } // namespace kscope

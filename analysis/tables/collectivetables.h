@@ -21,5 +21,8 @@ Table collectiveArrivalsTable(const Run& run, const Collectives& result);
 Table collectiveRanksTable(const Collectives& result, bool perStep = false);
 // --summary: per collective and size bucket: count, median and p95 of transfer, busbw and skew.
 Table collectiveSummaryTable(const Run& run, const Collectives& result);
+// clock-skew: one row per rank: its clock's offset from the reference rank, the spread of the
+// readings, the instances used, the rank compared with; perGroup: per process group and member.
+Table clockSkewTable(const Run& run, const Collectives& collectives, bool perGroup = false);
 
 } // namespace kscope

@@ -25,6 +25,7 @@ struct SynthArgs {
     std::string sizePerRank;
     bool force = false;
     bool noSeq = false;
+    int64_t clockSkewUs = 0;
 };
 
 bool isTraceOrTruth(const fs::path& path)
@@ -152,12 +153,17 @@ Action setupSynth(CLI::App& app, const Invocation&)
     app.add_option("--layers", o.layers, "layers of the synthetic model")
         ->check(wholeNumber(1, 1000))->type_name("L")->capture_default_str();
     app.add_flag("--legacy-nccl-names", o.legacyNcclNames, "ncclKernel_* names (what HTA's straggler analysis reads)");
+    app.add_option("--clock-skew", args->clockSkewUs,
+                   "every rank but 0 writes its timestamps on a clock off by a fixed offset within +-US "
+                   "(truth: ranks[].clockOffsetNs)")
+        ->check(wholeNumber(0, 1000000000))->type_name("US")->capture_default_str();
     app.add_flag("--no-seq", args->noSeq, "no \"Seq\" on record_param_comms (collectives then match by order)");
     app.add_option("--threads", o.threads, "ranks written in parallel (0 = every core)")
         ->check(wholeNumber(0, 1024))->type_name("T")->capture_default_str();
     app.add_flag("--force", args->force, "write into a non-empty folder: its trace and truth files are removed first");
     return [args] {
         args->options.collectiveSeq = !args->noSeq;
+        args->options.clockSkewNs = args->clockSkewUs * 1000;
         return runSynth(*args);
     };
 }
@@ -170,7 +176,8 @@ const CommandRegistrar kRegistrar{{
     "\"kept\" scope covers the first S steps). --straggler makes that rank's backward kernels slower and\n"
     "stalls it 150 us before each collective, so its collectives start last; collectives carry process\n"
     "group \"0\", sizes and Seq (--no-seq: none); truth.json lists every instance's arrivals, waits\n"
-    "and transfer. The slow kernel (first forward GEMM, 1.6x) is on the last rank unless\n"
+    "and transfer. --clock-skew US shifts every rank's clock but rank 0's by up to US (clock-skew\n"
+    "recovers them). The slow kernel (first forward GEMM, 1.6x) is on the last rank unless\n"
     "told otherwise. Exit codes: 0 ok, 1 usage (or a non-empty OUT_DIR without --force), 2 write failed.",
     &setupSynth,
     0,

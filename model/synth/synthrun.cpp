@@ -1,6 +1,7 @@
 #include "synthrun.h"
 
 #include "synthprogram.h"
+#include "synthrandom.h"
 #include "synthsim.h"
 #include "synthtruth.h"
 #include "synthwriter.h"
@@ -52,6 +53,7 @@ void writeRank(const SynthContext& context, const SynthCollectivePlan& plan, con
         job.error = writer.error();
         return;
     }
+    writer.setClockOffset(synthClockOffsetNs(options, rank));
     SynthRankIdentity identity;
     identity.rank = rank;
     identity.worldSize = options.ranks;
@@ -123,6 +125,14 @@ std::string validate(const SynthOptions& options)
 }
 
 } // namespace
+
+int64_t synthClockOffsetNs(const SynthOptions& options, int rank)
+{
+    if (options.clockSkewNs <= 0 || rank == 0)
+        return 0;
+    const uint64_t span = 2 * uint64_t(options.clockSkewNs) + 1;
+    return int64_t(synthKey(options.seed, 0xC10C, uint64_t(rank)) % span) - options.clockSkewNs;
+}
 
 bool parseByteSize(const std::string& text, uint64_t& bytes)
 {

@@ -51,7 +51,8 @@
 //       "waitTotalNs" = sum of waitNs, "arrivalNs": [per rank], "waitNs": [per rank: latestNs - arrival]
 //     }]},
 //   "ranks": [{
-//     "rank", "file" (name inside the run folder), "pid", "device",
+//     "rank", "file" (name inside the run folder), "pid", "device", "clockOffsetNs" (what its
+//     written timestamps add to the true clock: SynthOptions::clockSkewNs; the truth keeps true times),
 //     "eventCounts": {"total", "phase": {"X", "s", "f", "M", "i"}, "category": {cat: count}},
 //                   (every traceEvents element; "category" counts events that have a cat)
 //     "steps": [{"number", "startNs", "endNs"}],  the ProfilerStep CPU spans on this rank
@@ -108,6 +109,9 @@ struct SynthOptions {
     bool collectiveSeq = true;  // "Seq" on record_param_comms; false: matching falls back to order
     unsigned threads = 1;       // ranks written in parallel; 0 = hardware concurrency
     int64_t baseTimeNs = 1712195495000000000;  // profiler start, epoch ns
+    // > 0: every rank but rank 0 writes its timestamps on a clock off by a fixed offset in
+    // [-clockSkewNs, clockSkewNs] (synthClockOffsetNs); the truth's times stay on the true clock.
+    int64_t clockSkewNs = 0;
 };
 
 inline constexpr double kSlowKernelFactor = 1.6;
@@ -124,6 +128,10 @@ struct SynthResult {
     int stepsPerRank = 0;      // ProfilerSteps per rank, warm-down step included
     double seconds = 0.0;
 };
+
+// What rank `rank`'s clock adds to the true time under options.clockSkewNs: 0 for rank 0 and when
+// no skew is asked for, else a value in [-clockSkewNs, clockSkewNs] fixed by the seed.
+int64_t synthClockOffsetNs(const SynthOptions& options, int rank);
 
 // Writes the run into outDir (created if missing). Never throws for I/O errors.
 SynthResult writeSynthRun(const std::filesystem::path& outDir, const SynthOptions& options);

@@ -1,5 +1,7 @@
 #include "synthtruth.h"
 
+#include "synthrun.h"
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -473,6 +475,7 @@ std::string writeSynthTruth(const std::filesystem::path& file, const SynthContex
         out.field("file", std::string_view(rank.file));
         out.field("pid", rank.pid);
         out.field("device", int64_t(rank.device));
+        out.field("clockOffsetNs", synthClockOffsetNs(*context.options, rank.rank));
         out.key("eventCounts");
         out.inlineOpen('{');
         out.field("total", int64_t(rank.events));

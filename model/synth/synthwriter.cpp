@@ -213,7 +213,7 @@ void SynthTraceWriter::writeHeader(const SynthRankIdentity& identity, int64_t ba
     hex[16] = 0;
     append(hex);
     append("\",\n  \"displayTimeUnit\": \"ms\",\n");
-    appendKey("  \"baseTimeNanoseconds\": ", baseTimeNs);
+    appendKey("  \"baseTimeNanoseconds\": ", baseTimeNs + m_clockOffsetNs);
     append(",\n  \"traceName\": \"");
     append(traceName);
     append("\",\n  \"traceEvents\": [");
@@ -243,7 +243,7 @@ void SynthTraceWriter::cpuEvent(SynthCategory category, std::string_view name, i
     appendKey("\", \"pid\": ", m_identity.pid);
     appendKey(", \"tid\": ", tid);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"dur\": ");
     appendTime(durNs);
     appendKey(", \"args\": {\"External id\": ", externalId);
@@ -260,7 +260,7 @@ void SynthTraceWriter::stepEvent(int stepNumber, int64_t tid, int64_t tsNs, int6
     appendKey("\", \"pid\": ", m_identity.pid);
     appendKey(", \"tid\": ", tid);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"dur\": ");
     appendTime(durNs);
     appendKey(", \"args\": {\"External id\": ", externalId);
@@ -277,7 +277,7 @@ void SynthTraceWriter::runtimeEvent(std::string_view name, int64_t tid, int64_t 
     appendKey("\", \"pid\": ", m_identity.pid);
     appendKey(", \"tid\": ", tid);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"dur\": ");
     appendTime(durNs);
     appendKey(", \"args\": {\"External id\": ", externalId);
@@ -293,7 +293,7 @@ void SynthTraceWriter::flowStart(int64_t tid, int64_t tsNs, int64_t correlation)
     appendKey(", \"pid\": ", m_identity.pid);
     appendKey(", \"tid\": ", tid);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"cat\": \"ac2g\", \"name\": \"ac2g\"}");
 }
 
@@ -304,7 +304,7 @@ void SynthTraceWriter::flowEnd(int stream, int64_t tsNs, int64_t correlation)
     appendKey(", \"pid\": ", m_identity.device);
     appendKey(", \"tid\": ", stream);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"}");
 }
 
@@ -321,7 +321,7 @@ void SynthTraceWriter::gpuEvent(const SynthGpuOp& op, int64_t tsNs, int64_t durN
     appendKey("\", \"pid\": ", m_identity.device);
     appendKey(", \"tid\": ", stream);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"dur\": ");
     appendTime(durNs);
     appendKey(", \"args\": {\"External id\": ", externalId);
@@ -360,7 +360,7 @@ void SynthTraceWriter::gpuAnnotation(std::string_view name, int64_t tsNs, int64_
     appendKey("\", \"pid\": ", m_identity.device);
     appendKey(", \"tid\": ", kComputeStream);
     append(", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     append(", \"dur\": ");
     appendTime(durNs);
     appendKey(", \"args\": {\"External id\": ", externalId);
@@ -375,7 +375,7 @@ void SynthTraceWriter::metadataEvent(std::string_view name, int64_t pid, int64_t
     append(", \"name\": \"");
     append(name);
     append("\", \"ts\": ");
-    appendTime(tsNs);
+    appendTimestamp(tsNs);
     appendKey(", \"pid\": ", pid);
     appendKey(", \"tid\": ", tid);
     append(", \"args\": {\"");
@@ -416,23 +416,23 @@ bool SynthTraceWriter::finish(int64_t spanStartNs, int64_t spanEndNs)
 
     beginEvent(SynthPhase::Complete, SynthCategory::Trace);
     append(", \"cat\": \"Trace\", \"ts\": ");
-    appendTime(spanStartNs);
+    appendTimestamp(spanStartNs);
     append(", \"dur\": ");
     appendTime(spanEndNs - spanStartNs);
     append(", \"pid\": \"Spans\", \"tid\": \"PyTorch Profiler\", \"name\": \"PyTorch Profiler (0)\", "
            "\"args\": {\"Op count\": 0}}");
     beginEvent(SynthPhase::Metadata, SynthCategory::Count_);
     append(", \"name\": \"process_sort_index\", \"ts\": ");
-    appendTime(spanStartNs);
+    appendTimestamp(spanStartNs);
     append(", \"pid\": \"Spans\", \"tid\": 0, \"args\": {\"sort_index\": 536870912}}");
     beginEvent(SynthPhase::Instant, SynthCategory::Count_);
     append(", \"name\": \"Iteration Start: PyTorch Profiler\", \"s\": \"g\", \"pid\": \"Traces\", "
            "\"tid\": \"Trace PyTorch Profiler\", \"ts\": ");
-    appendTime(spanStartNs);
+    appendTimestamp(spanStartNs);
     append("}");
     beginEvent(SynthPhase::Instant, SynthCategory::Count_);
     append(", \"name\": \"Record Window End\", \"s\": \"g\", \"pid\": \"\", \"tid\": \"\", \"ts\": ");
-    appendTime(spanEndNs);
+    appendTimestamp(spanEndNs);
     append("}\n  ]\n}\n");
     flush(true);
     if (m_out) {

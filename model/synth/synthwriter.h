@@ -46,6 +46,9 @@ public:
 
     // False (with error()) when the file cannot be created. An empty path only counts bytes.
     bool open();
+    // What this rank's clock adds to the true time (SynthOptions::clockSkewNs): every timestamp
+    // written after this, baseTimeNanoseconds included, is shifted by it; durations are not.
+    void setClockOffset(int64_t ns) { m_clockOffsetNs = ns; }
     void writeHeader(const SynthRankIdentity& identity, int64_t baseTimeNs, const std::string& traceName);
 
     void cpuEvent(SynthCategory category, std::string_view name, int64_t tid, int64_t tsNs, int64_t durNs,
@@ -75,6 +78,7 @@ private:
     void append(std::string_view text);
     void appendInt(int64_t value);
     void appendTime(int64_t ns);  // microseconds, with 3 decimals in ns mode
+    void appendTimestamp(int64_t ns) { appendTime(ns + m_clockOffsetNs); }  // on this rank's clock
     void appendKey(std::string_view quotedKeyColonSpace, int64_t value)
     {
         append(quotedKeyColonSpace);
@@ -94,6 +98,7 @@ private:
     bool m_gzip = false;
     int m_gzipLevel = 1;
     bool m_ns = false;
+    int64_t m_clockOffsetNs = 0;
     bool m_discard = false;
     SynthRankIdentity m_identity;
     std::FILE* m_out = nullptr;

@@ -35,6 +35,9 @@
 #include <QStandardPaths>
 #include <QThreadPool>
 
+#include <cstdlib>
+#include <variant>
+
 using namespace kscope;
 using namespace kscope::test;
 
@@ -734,8 +737,15 @@ void TestMainWindow::collectivesViewNamesTheStraggler()
     QCOMPARE(bars->plottableCount(), 2);  // wait and transfer, stacked
     QCOMPARE(pointCount(bars), 8);        // one bar per rank
     const QList<TableExport> tables = view->tables();
-    QCOMPARE(tables.size(), 3);
+    QCOMPARE(tables.size(), 4);
     QCOMPARE(tables.front().name, QStringLiteral("collectives"));
+    // Clock skew: the sample run's clocks agree (synth writes one clock), so rank 0's row reads 0
+    // and every other rank's offset is within a microsecond of it.
+    QCOMPARE(tables.back().name, QStringLiteral("collective-clock-skew"));
+    QCOMPARE(tables.back().table.rows.size(), size_t(8));
+    for (const auto& row : tables.back().table.rows)
+        QVERIFY(std::holds_alternative<int64_t>(row[1]) ? std::abs(std::get<int64_t>(row[1])) <= 1
+                                                        : std::abs(std::get<double>(row[1])) <= 1.0);
     QVERIFY(!tables.front().table.rows.empty());
     ResultTableView* table = view->tableViews().front();
     table->setCurrentIndex(table->model()->index(0, 0));
@@ -745,6 +755,8 @@ void TestMainWindow::collectivesViewNamesTheStraggler()
     screenshot(view, "collectives");
     view->findChild<QTabWidget*>()->setCurrentIndex(1);
     screenshot(view, "collectives-lateness");
+    view->findChild<QTabWidget*>()->setCurrentIndex(5);
+    screenshot(view, "collectives-clock-skew");
 }
 
 void TestMainWindow::operatorsViewListsAnOpsKernels()

@@ -333,6 +333,8 @@ Table TestViewTransitions::expected(const QString& name) const
             return collectivesTable(slice, result);
         if (name == QLatin1String("collective-ranks"))
             return collectiveRanksTable(result, false);
+        if (name == QLatin1String("collective-clock-skew"))
+            return clockSkewTable(slice, result);
         return collectiveSummaryTable(slice, result);
     }
     if (name == QLatin1String("import-issues") && !m_window->session()->testRun())

@@ -2,6 +2,8 @@
 // into waiting for the last rank and transferring; who arrives late, per rank and step; every
 // collective instance with its skew and bandwidth. A click on an instance selects its kernel,
 // the rank that arrived last and its time span everywhere; a bar or heat-map cell selects a rank (and a step).
+// Clock skew: each rank's clock offset read from the instances' ends (clockskew.h), with a warning in
+// the caption when the clocks disagree by more than the waits.
 
 #include "views/analysisview.h"
 #include "views/viewlayout.h"
@@ -49,7 +51,8 @@ public:
           m_lateness(new ChartView(QStringLiteral("collective-lateness"), this)),
           m_instances(new ResultTableView(QStringLiteral("collectives"), this)),
           m_ranks(new ResultTableView(QStringLiteral("collective-ranks"), this)),
-          m_summary(new ResultTableView(QStringLiteral("collective-summary"), this))
+          m_summary(new ResultTableView(QStringLiteral("collective-summary"), this)),
+          m_clocks(new ResultTableView(QStringLiteral("collective-clock-skew"), this))
     {
         makeCaption(m_caption, true);
         m_bars->setMinimumHeight(110);
@@ -59,9 +62,10 @@ public:
                                 {m_lateness, tr("Lateness")},
                                 {m_instances, tr("Collectives")},
                                 {m_ranks, tr("Per rank")},
-                                {m_summary, tr("By size")}}));
+                                {m_summary, tr("By size")},
+                                {m_clocks, tr("Clock skew")}}));
         addCharts({m_bars, m_lateness});
-        addTableViews({m_instances, m_ranks, m_summary});
+        addTableViews({m_instances, m_ranks, m_summary, m_clocks});
         connect(m_bars, &ChartView::idClicked, this, &CollectivesView::clickRankId);
         connect(m_lateness, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* event) {
             if (m_steps.isEmpty() || m_rankRows.isEmpty())
@@ -115,6 +119,7 @@ protected:
         m_instances->setTable(std::make_shared<Table>(collectivesTable(slice(), c)));
         m_ranks->setTable(std::make_shared<Table>(collectiveRanksTable(c, false)));
         m_summary->setTable(std::make_shared<Table>(collectiveSummaryTable(slice(), c)));
+        m_clocks->setTable(std::make_shared<Table>(clockSkewTable(slice(), c)));
         m_caption->setText(caption(c));
     }
 
@@ -131,7 +136,8 @@ protected:
     {
         return {{QStringLiteral("collectives"), collectivesTable(slice(), *m_result)},
                 {QStringLiteral("collective-ranks"), collectiveRanksTable(*m_result, false)},
-                {QStringLiteral("collective-summary"), collectiveSummaryTable(slice(), *m_result)}};
+                {QStringLiteral("collective-summary"), collectiveSummaryTable(slice(), *m_result)},
+                {QStringLiteral("collective-clock-skew"), clockSkewTable(slice(), *m_result)}};
     }
 
 private:
@@ -166,6 +172,13 @@ private:
                     text += QLatin1Char(' ') + fmt::qstr(note).toHtmlEscaped() + QLatin1Char('.');
             text += QLatin1Char(' ') + tr("No straggler is named.");
         }
+        // Clocks off by more than the waits read across them: said beside the answer it undermines.
+        const ClockSkew& skew = c.clockSkew;
+        if (offsetExceedsWaits(skew, skew.largestOffsetNs))
+            text += QLatin1Char(' ')
+                + tr("<b>Clocks disagree</b> by up to %1, more than the median wait (%2): see Clock skew.")
+                      .arg(fmt::duration(double(skew.largestOffsetNs)))
+                      .arg(fmt::duration(double(skew.medianWaitNs)));
         return text;
     }
 
@@ -194,6 +207,7 @@ private:
     ResultTableView* m_instances;
     ResultTableView* m_ranks;
     ResultTableView* m_summary;
+    ResultTableView* m_clocks;
     QList<int> m_steps, m_rankRows;  // the heat map's columns and rows
     std::shared_ptr<const Collectives> m_result;
 };

@@ -1,0 +1,234 @@
+// Clock offsets between ranks (analysis/collectives/clockskew.h): recovered from synth runs whose
+// ranks' clocks were shifted by known offsets (SynthOptions::clockSkewNs, written into the
+// truth), chained across process groups in hand-written traces, refused without collectives,
+// and printed by kinetoscope-cli clock-skew.
+
+#include "analysis/collectives/clockskew.h"
+#include "analysis/collectives/collectives.h"
+#include "model/loader.h"
+#include "model/synth/synthrun.h"
+#include "support/collectivetrace.h"
+#include "testsupport.h"
+
+#include <QtTest>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+using namespace kscope;
+using namespace kscope::test;
+
+namespace {
+
+constexpr int64_t kToleranceNs = 5'000;  // the bar: within 5 us
+
+std::shared_ptr<Run> synthRun(const std::string& name, int64_t clockSkewNs, int ranks, bool nsTimestamps)
+{
+    SynthOptions options;
+    options.ranks = ranks;
+    options.steps = 3;
+    options.seed = 11;
+    options.clockSkewNs = clockSkewNs;
+    options.nsTimestamps = nsTimestamps;
+    const auto dir = scratchDir("clockskew-" + name);
+    const SynthResult written = writeSynthRun(dir, options);
+    if (!written.ok)
+        qFatal("synth failed: %s", written.error.c_str());
+    return loadRun(dir, LoadOptions{});
+}
+
+const RankClockOffset* offsetOf(const std::vector<RankClockOffset>& ranks, int rank)
+{
+    for (const RankClockOffset& o : ranks)
+        if (o.rank == rank)
+            return &o;
+    return nullptr;
+}
+
+bool hasNoteWith(const ClockSkew& skew, const std::string& part)
+{
+    for (const std::string& note : skew.notes)
+        if (note.find(part) != std::string::npos)
+            return true;
+    return false;
+}
+
+} // namespace
+
+class ClockSkewTest : public QObject {
+    Q_OBJECT
+
+private slots:
+    void recoversTheOffsetsSynthWrote_data()
+    {
+        QTest::addColumn<qint64>("skewNs");
+        QTest::addColumn<bool>("nsTimestamps");
+        QTest::newRow("3 ms, us timestamps") << qint64(3'000'000) << false;
+        QTest::newRow("40 us, ns timestamps") << qint64(40'000) << true;
+        QTest::newRow("2 s, us timestamps") << qint64(2'000'000'000) << false;
+    }
+
+    void recoversTheOffsetsSynthWrote()
+    {
+        QFETCH(qint64, skewNs);
+        QFETCH(bool, nsTimestamps);
+        SynthOptions truth;
+        truth.ranks = 6;
+        truth.seed = 11;
+        truth.clockSkewNs = skewNs;
+        const auto run = synthRun(QTest::currentDataTag(), skewNs, truth.ranks, nsTimestamps);
+        QCOMPARE(run->errors.size(), size_t(0));
+        const Collectives collectives = matchCollectives(*run);
+        const ClockSkew skew = estimateClockSkew(*run, collectives);
+        QVERIFY2(skew.error.empty(), skew.error.c_str());
+        QCOMPARE(skew.referenceRank, 0);
+        QVERIFY(skew.instances > 3);
+        QCOMPARE(skew.ranks.size(), size_t(truth.ranks));
+        bool someOffsetIsLarge = false;
+        for (int r = 0; r < truth.ranks; ++r) {
+            const RankClockOffset* o = offsetOf(skew.ranks, r);
+            QVERIFY(o && o->estimated && o->reliable);
+            const int64_t expected = synthClockOffsetNs(truth, r);
+            QVERIFY2(std::abs(o->offsetNs - expected) <= kToleranceNs,
+                     qPrintable(QString("rank %1: estimated %2 ns, written %3 ns").arg(r).arg(o->offsetNs).arg(expected)));
+            QVERIFY(o->spreadNs <= kToleranceNs);
+            QCOMPARE(o->viaRank, 0);
+            QCOMPARE(o->instances, skew.instances);
+            someOffsetIsLarge = someOffsetIsLarge || std::abs(expected) > skew.medianWaitNs;
+        }
+        if (skewNs >= 1'000'000) {
+            QVERIFY(someOffsetIsLarge);  // the seed draws offsets past the waits: the note must say so
+            QVERIFY(hasNoteWith(skew, "more than the median collective wait"));
+        }
+        // matchCollectives() carries the same estimate.
+        QCOMPARE(collectives.clockSkew.ranks.size(), skew.ranks.size());
+        for (size_t i = 0; i < skew.ranks.size(); ++i)
+            QCOMPARE(collectives.clockSkew.ranks[i].offsetNs, skew.ranks[i].offsetNs);
+        // One process group: its own estimate is the run's.
+        QCOMPARE(skew.groups.size(), size_t(1));
+        for (const RankClockOffset& o : skew.groups[0].ranks)
+            QCOMPARE(o.offsetNs, offsetOf(skew.ranks, o.rank)->offsetNs);
+    }
+
+    void aRunWithoutSkewReadsZero()
+    {
+        const auto run = synthRun("none", 0, 4, false);
+        const Collectives collectives = matchCollectives(*run);
+        const ClockSkew skew = estimateClockSkew(*run, collectives);
+        QVERIFY(skew.error.empty());
+        for (const RankClockOffset& o : skew.ranks) {
+            QVERIFY(o.estimated);
+            QVERIFY2(std::abs(o.offsetNs) <= kToleranceNs, qPrintable(QString::number(o.offsetNs)));
+        }
+        QVERIFY(!hasNoteWith(skew, "more than the median collective wait"));
+    }
+
+    // Ranks 0-1 share group "a", 1-2 group "b", 3-4 group "c" with neither: rank 2 is read through
+    // rank 1, and ranks 3 and 4 get no offset for the run but one within their own group.
+    void chainsThroughSharedRanksAndLeavesDisjointGroupsOut()
+    {
+        // Every part of an instance ends at the same true time; rank r's clock is off by off[r].
+        const std::vector<double> offUs = {0, 120, -35, 7, 500};
+        std::vector<std::vector<Coll>> perRank(5);
+        for (int i = 0; i < 4; ++i) {
+            const double end = 1000.0 + 400.0 * i;
+            auto add = [&](int rank, const std::string& pg, const std::string& members, double arrive) {
+                Coll c;
+                c.pg = pg;
+                c.pgRanks = members;
+                c.seq = i;
+                c.startUs = end - arrive + offUs[size_t(rank)];
+                c.durUs = arrive;
+                perRank[size_t(rank)].push_back(c);
+            };
+            add(0, "a", "[0, 1]", 30 + i);
+            add(1, "a", "[0, 1]", 12);
+            // Group b's instances on rank 1 come after group a's, 200 us apart.
+            auto addB = [&](int rank, double arrive) {
+                Coll c;
+                c.pg = "b";
+                c.pgRanks = "[1, 2]";
+                c.seq = i;
+                c.startUs = end + 200 - arrive + offUs[size_t(rank)];
+                c.durUs = arrive;
+                perRank[size_t(rank)].push_back(c);
+            };
+            addB(1, 25);
+            addB(2, 9 + i);
+            add(3, "c", "[3, 4]", 18);
+            add(4, "c", "[3, 4]", 40);
+        }
+        const auto run = loadRanks("clockskew-chain", perRank);
+        QCOMPARE(run->errors.size(), size_t(0));
+        const Collectives collectives = matchCollectives(*run);
+        QCOMPARE(collectives.instances.size(), size_t(12));
+        const ClockSkew skew = estimateClockSkew(*run, collectives);
+        QCOMPARE(skew.referenceRank, 0);
+        const RankClockOffset* r1 = offsetOf(skew.ranks, 1);
+        const RankClockOffset* r2 = offsetOf(skew.ranks, 2);
+        QVERIFY(r1 && r1->estimated && r1->reliable);
+        QCOMPARE(r1->offsetNs, int64_t{120'000});
+        QCOMPARE(r1->viaRank, 0);
+        QVERIFY(r2 && r2->estimated && r2->reliable);
+        QCOMPARE(r2->offsetNs, int64_t{-35'000});
+        QCOMPARE(r2->viaRank, 1);
+        QVERIFY(!offsetOf(skew.ranks, 3)->estimated);
+        QVERIFY(!offsetOf(skew.ranks, 4)->estimated);
+        QVERIFY(hasNoteWith(skew, "2 rank(s) share no collective"));
+        // Per group: "c" has its own reference, rank 3, and rank 4 is 493 us ahead of it.
+        QCOMPARE(skew.groups.size(), size_t(3));
+        bool sawC = false;
+        for (const GroupClockSkew& g : skew.groups) {
+            if (run->str(collectives.groups[g.group].name) != "c")
+                continue;
+            sawC = true;
+            QCOMPARE(g.referenceRank, 3);
+            QCOMPARE(offsetOf(g.ranks, 3)->offsetNs, int64_t{0});
+            QCOMPARE(offsetOf(g.ranks, 4)->offsetNs, int64_t{493'000});
+        }
+        QVERIFY(sawC);
+    }
+
+    void saysWhyWithoutCollectives()
+    {
+        const auto dir = scratchDir("clockskew-none");
+        writeFile(dir / "rank0.json", rankTrace(0, {}));
+        const auto run = loadRun(dir, LoadOptions{});
+        const Collectives collectives = matchCollectives(*run);
+        const ClockSkew skew = estimateClockSkew(*run, collectives);
+        QVERIFY(!skew.error.empty());
+        QCOMPARE(skew.referenceRank, -1);
+        for (const RankClockOffset& o : skew.ranks)
+            QVERIFY(!o.estimated);
+    }
+
+    void theCliPrintsOneRowPerRank()
+    {
+        const auto dir = scratchDir("clockskew-cli");
+        SynthOptions options;
+        options.ranks = 3;
+        options.steps = 2;
+        options.clockSkewNs = 1'000'000;
+        QVERIFY(writeSynthRun(dir, options).ok);
+        const CommandResult out = runCli("clock-skew --format csv " + dir.string());
+        QCOMPARE(out.exitCode, 0);
+        const QStringList lines = QString::fromStdString(out.out).split('\n', Qt::SkipEmptyParts);
+        QVERIFY(lines.size() >= 4);
+        QVERIFY2(lines[0].startsWith("rank,offset (us),spread (us),instances,compared_with,reliable"), qPrintable(lines[0]));
+        const int64_t expected = synthClockOffsetNs(options, 2);
+        const QStringList rank2 = lines[3].split(',');
+        QCOMPARE(rank2[0], QString("2"));
+        QVERIFY(std::abs(rank2[1].toDouble() * 1000.0 - double(expected)) <= double(kToleranceNs));
+        QVERIFY2(QString::fromStdString(out.err).contains("offsets from rank 0's clock"), out.err.c_str());
+
+        const CommandResult perGroup = runCli("clock-skew --per-group --format csv " + dir.string());
+        QCOMPARE(perGroup.exitCode, 0);
+        QVERIFY(QString::fromStdString(perGroup.out).startsWith("process_group,group_ranks,rank,offset (us)"));
+        const CommandResult typo = runCli("clock-skew --per-grop " + dir.string());
+        QCOMPARE(typo.exitCode, 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(ClockSkewTest)
+#include "tst_clockskew.moc"
