@@ -9,6 +9,7 @@
 #include "analysis/collectives/collectives.h"
 #include "analysis/criticalpath/criticalpath.h"
 #include "analysis/operators/eventquery.h"
+#include "analysis/core/idlecauses.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/kernelbreakdown.h"
 #include "analysis/core/kerneldistribution.h"
@@ -106,6 +107,7 @@ private slots:
         KSCOPE_CHECK(OverlapOptions);
         KSCOPE_CHECK(IdleTimeOptions);
         KSCOPE_CHECK(IdleHistogramOptions);
+        KSCOPE_CHECK(IdleCausesOptions);
         KSCOPE_CHECK(KernelBreakdownOptions);
         KSCOPE_CHECK(KernelDistributionOptions);
         KSCOPE_CHECK(LaunchStatsOptions);

@@ -27,6 +27,7 @@ struct StreamGaps {
     int stream = -1;
     int64_t filePosition = std::numeric_limits<int64_t>::max();
     int64_t prevEnd = 0;  // HTA: the previous kernel's end in start order; default: the latest end
+    EventIndex prevEvent = kNoEvent;  // the GPU op that ends at prevEnd
     bool started = false;
     std::vector<int64_t> gaps[kIdleCategoryCount];  // ns, in start order
     int64_t overlaps = 0;   // default mode: kernels that started before the stream was free
@@ -71,7 +72,7 @@ bool selected(const std::vector<int>& wanted, int value)
 
 // Walks the rank's kernels once, sorted by start, classifying the gap before each one.
 std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int>& streams, double delayUs,
-                                    bool htaCompat, size_t keepLongest = 0)
+                                    bool htaCompat, size_t keepLongest = 0, std::vector<IdleGap>* allGaps = nullptr)
 {
     const EventTable& events = rank.events;
     const double delayNs = delayUs * 1000.0;
@@ -96,6 +97,7 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
         if (!s.started) {
             s.started = true;  // the first kernel has no gap (HTA: NaN in "other")
             s.prevEnd = end;
+            s.prevEvent = i;
             continue;
         }
         if (!htaCompat && start < s.prevEnd) {
@@ -103,7 +105,10 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
             // instead of as a negative gap (HTA's rule, below, sums those as kernel wait).
             ++s.overlaps;
             s.overlapNs += std::min(end, s.prevEnd) - start;
-            s.prevEnd = std::max(s.prevEnd, end);
+            if (end > s.prevEnd) {
+                s.prevEnd = end;
+                s.prevEvent = i;
+            }
             continue;
         }
         // HTA: the previous kernel in start order, not the latest end, so overlapping kernels
@@ -124,11 +129,16 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
             category = IdleCategory::KernelWait;
         s.gaps[static_cast<int>(category)].push_back(gap);
         if (keepLongest > 0 && gap > 0) {
-            s.longest.push_back({stream, category, s.prevEnd, start, i});
+            s.longest.push_back({stream, category, s.prevEnd, start, i, s.prevEvent});
             if (s.longest.size() >= 4 * keepLongest)
                 trimLongest(s.longest, keepLongest);
         }
-        s.prevEnd = htaCompat ? end : std::max(s.prevEnd, end);
+        if (allGaps && gap > 0)
+            allGaps->push_back({stream, category, s.prevEnd, start, i, s.prevEvent});
+        if (htaCompat || end > s.prevEnd) {
+            s.prevEnd = end;
+            s.prevEvent = i;
+        }
     }
     std::stable_sort(perStream.begin(), perStream.end(),
                      [](const StreamGaps& a, const StreamGaps& b) { return a.filePosition < b.filePosition; });
@@ -297,6 +307,13 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
         }
     }
     return result;
+}
+
+std::vector<IdleGap> idleGaps(const RankTrace& rank, const std::vector<int>& streams, double consecutiveKernelDelayUs)
+{
+    std::vector<IdleGap> gaps;
+    collectGaps(rank, streams, consecutiveKernelDelayUs, /*htaCompat=*/false, 0, &gaps);
+    return gaps;
 }
 
 IdleHistogram idleHistogram(const Run& run, const IdleHistogramOptions& options)

@@ -85,7 +85,13 @@ struct IdleGap {
     int64_t startNs = 0;
     int64_t endNs = 0;
     EventIndex next = kNoEvent;  // the GPU op after the gap, in the rank's event table
+    EventIndex previous = kNoEvent;  // the GPU op whose end opened the gap (the latest end so far)
 };
+
+// Every gap of one rank as the default mode defines them (positive length; overlapping work has
+// none), in the start order of the GPU op after each, over all streams (or those asked for). The
+// idle breakdown sums exactly these; idle-gap causes explains each one.
+std::vector<IdleGap> idleGaps(const RankTrace& rank, const std::vector<int>& streams, double consecutiveKernelDelayUs);
 
 // Gaps as the default mode defines them: never negative (overlapping work is noted apart).
 struct IdleHistogram {

@@ -3,13 +3,16 @@
 
 #include "command.h"
 
+#include "analysis/core/idlecauses.h"
 #include "analysis/core/idletime.h"
+#include "analysis/tables/idlecausetables.h"
 #include "analysis/tables/resulttables.h"
 
 #include <CLI/CLI.hpp>
 
 #include <limits>
 #include <memory>
+#include <sstream>
 
 namespace kscope::cli {
 
@@ -75,6 +78,36 @@ Action setupIdleHistogram(CLI::App& app, const Invocation& invocation)
     };
 }
 
+Action setupIdleCauses(CLI::App& app, const Invocation& invocation)
+{
+    auto options = std::make_shared<IdleCausesOptions>();
+    auto byStep = std::make_shared<bool>(false);
+    app.add_option_function<std::string>(
+           "--data-load-events",
+           [options](const std::string& text) {
+               std::stringstream in(text);
+               for (std::string item; std::getline(in, item, ',');)
+                   if (!item.empty())
+                       options->dataLoadNames.push_back(item);
+           },
+           "CPU events whose name contains one of these are data loading, besides DataLoader's own")
+        ->type_name("NAME,...");
+    addGapOptions(app, options->streams, options->consecutiveKernelDelayUs);
+    CLI::Option* steps = app.add_flag("--by-step", *byStep, "time per cause per rank and ProfilerStep");
+    app.add_flag("--gaps", options->listGaps, "one row per gap: its cause, the op that names it, the GPU op after it")
+        ->excludes(steps);
+    return [options, byStep, &invocation] {
+        const TableStyle style{.dropFirst = {"cause_time (us)", "step", "start (us)"}, .keep = {"rank", "cause"}};
+        return runAnalysis(
+            invocation,
+            [&](const Run& run) {
+                const IdleCauses result = idleCauses(run, *options);
+                return options->listGaps ? idleCauseGapsTable(run, result) : idleCausesTable(result, *byStep);
+            },
+            style);
+    };
+}
+
 const CommandRegistrar kIdleRegistrar{
     {"idle", "Idle time per rank and stream by cause: host wait, kernel wait, other (HTA)",
      "Each gap before a kernel, memcpy or memset on a stream is host wait (its launch came after the\n"
@@ -88,6 +121,21 @@ const CommandRegistrar kHistogramRegistrar{
      "One histogram per rank (--ranks to choose), its bin edges shared by the three categories;\n"
      "--log bins geometrically. Gaps as the default mode of `idle` defines them (never negative).",
      &setupIdleHistogram}};
+
+const CommandRegistrar kCausesRegistrar{
+    {"idle-causes", "Why each idle gap happened: what the launching thread was doing (beyond HTA)",
+     "For every gap on a GPU stream (the gaps of `idle`, default mode), what the host thread that\n"
+     "launched the op after it was doing meanwhile, split over the gap instant by instant; the gap goes\n"
+     "to the cause that held most of it. Causes: synchronization (cudaStreamSynchronize,\n"
+     "cudaDeviceSynchronize, cudaEventSynchronize, cudaMemcpy, aten::item, aten::_local_scalar_dense),\n"
+     "data_loading (DataLoader, --data-load-events), optimizer_step (Optimizer.*), cpu_op (any other op,\n"
+     "annotation or Python function: the innermost spanning most of the gap), launch_overhead (the\n"
+     "launch call ran into the gap, or a queued op started within --consecutive-kernel-delay),\n"
+     "stream_wait (launched in time, held by a wait on another stream; cause_op is the op on the other\n"
+     "stream that ended last before it), gpu_queued (launched in time, started late, no wait recorded),\n"
+     "no_host_activity, launch_not_in_trace. A sync inside the optimizer is a sync; ProfilerStep#N is\n"
+     "ignored. Default: time per rank and cause; --by-step per ProfilerStep; --gaps every gap.",
+     &setupIdleCauses}};
 
 } // namespace
 

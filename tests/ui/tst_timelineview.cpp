@@ -438,9 +438,11 @@ void TestTimelineView::flowArrowAndCollectiveTooltip()
 // zoomed to, the event selected (a GPU op's kernel too).
 void TestTimelineView::showOnTimelineFromEveryOtherView()
 {
-    const auto showButton = [this](const char* view) {
+    // A view's "Show ... on timeline" button; `name`: the one of that object name (the idle view has two).
+    const auto showButton = [this](const char* view, const char* name = nullptr) {
         for (QPushButton* button : w().view(QString::fromLatin1(view))->findChildren<QPushButton*>())
-            if (button->text().startsWith(QLatin1String("Show")) && button->text().endsWith(QLatin1String("on timeline")))
+            if (button->text().startsWith(QLatin1String("Show")) && button->text().endsWith(QLatin1String("on timeline"))
+                && (!name || button->objectName() == QLatin1String(name)))
                 return button;
         return static_cast<QPushButton*>(nullptr);
     };
@@ -477,11 +479,18 @@ void TestTimelineView::showOnTimelineFromEveryOtherView()
     // The longest idle gap: its span, and the GPU op after it, which starts where it ends.
     QVERIFY(check(pickRow("idle", 0, 0), "idle"));
     QVERIFY(!showButton("launches")->isEnabled());  // nothing chosen there yet
-    QVERIFY(check(landsOnTimeline(showButton("idle")), "idle gap"));
+    QVERIFY(check(landsOnTimeline(showButton("idle", "longestGapOnTimeline")), "idle gap"));
     const TimeRange gap = w().session()->selection()->timeRange();
     const EventRef next = *w().session()->selection()->event();
     QCOMPARE(slice.at(next.rank).events.tsNs[slice.at(next.rank).rowOfRunEvent(next.event)] - slice.minTsNs, gap.endNs);
     screenshot(timeline(), "timeline-idle-gap");
+    // A gap of the cause chosen in the Host causes tab (the one that held the most idle time).
+    QVERIFY(!showButton("idle", "causeGapOnTimeline")->isEnabled());
+    QVERIFY(check(pickRow("idle", 1, 0), "idle causes"));
+    QVERIFY(check(landsOnTimeline(showButton("idle", "causeGapOnTimeline")), "idle cause gap"));
+    const EventRef afterCause = *w().session()->selection()->event();
+    QCOMPARE(slice.at(afterCause.rank).events.tsNs[slice.at(afterCause.rank).rowOfRunEvent(afterCause.event)] - slice.minTsNs,
+             w().session()->selection()->timeRange().endNs);
     // A launch outlier: from its launch call to its kernel's end, the kernel selected.
     QVERIFY(check(pickRow("launches", 0, 0), "launches"));
     QVERIFY(check(landsOnTimeline(showButton("launches")), "launch outlier"));

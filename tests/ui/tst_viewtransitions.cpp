@@ -4,11 +4,13 @@
 // is the test the Idle time panel failed when it kept the first run's numbers for rank 0.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
+#include "analysis/core/idlecauses.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/kernelbreakdown.h"
 #include "analysis/core/kerneldistribution.h"
 #include "analysis/core/kernelnames.h"
 #include "analysis/core/overlap.h"
+#include "analysis/tables/idlecausetables.h"
 #include "analysis/tables/resulttables.h"
 #include "analysis/core/temporalbreakdown.h"
 #include "analysis/tables/difftables.h"
@@ -222,6 +224,15 @@ Table TestViewTransitions::expected(const QString& name) const
             return Table{};
         return name.startsWith(QLatin1String("idle-gaps")) ? idleGapsTable(slice, histogram) : idleHistogramTable(histogram);
     }
+    if (name.startsWith(QLatin1String("idle-causes-rank")) || name.startsWith(QLatin1String("idle-cause-gaps-rank"))) {
+        IdleCausesOptions options;
+        options.ranks = {rankOf(slice, name)};
+        options.consecutiveKernelDelayUs =
+            m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
+        options.listGaps = true;
+        const IdleCauses causes = idleCauses(slice, options);
+        return name.startsWith(QLatin1String("idle-causes")) ? idleCausesTable(causes, false) : idleCauseGapsTable(slice, causes);
+    }
     if (name.startsWith(QLatin1String("launch-"))) {
         LaunchStatsOptions options;
         options.htaCompat = hta;
@@ -375,19 +386,19 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: twenty-two analyses for twenty-three
-    // requests (summary, temporal twice, kernels, kernel distribution, idle and its histogram,
-    // overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
+    // Overview and Temporal breakdown show one temporal result: twenty-three analyses for twenty-four
+    // requests (summary, temporal twice, kernels, kernel distribution, idle, its histogram and its
+    // host causes, overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
     // collectives, operators, critical path of the rank, of every rank, across ranks, events,
     // memory, the timeline's index).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 22);
+    QCOMPARE(w().session()->computedCount() - computed, 23);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 22);
+    QCOMPARE(w().session()->computedCount() - computed, 23);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

@@ -3,6 +3,7 @@
 #include "common/format.h"
 #include "plots/palette.h"
 
+#include "analysis/core/idlecauses.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/kernelbreakdown.h"
 #include "analysis/core/overlap.h"
@@ -201,6 +202,40 @@ BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ran
                                                   .arg(names.join(QStringLiteral(", ")))
                                             : tr("Rank %1 ran no kernel, memcpy or memset on a GPU stream: no GPU idle time to split")
                                                   .arg(names.value(0)));
+    return data;
+}
+
+BarChartData idleCauseBars(const IdleCauses& result, const IdleRank& rank, bool percent)
+{
+    BarChartData data;
+    data.title = tr("Why rank %1's GPU idled: what the launching thread was doing").arg(rank.name);
+    data.keyLabel = tr("Cause");
+    data.horizontal = true;
+    data.colorPerKey = true;
+    data.percent = percent;
+    double maxNs = 0;
+    for (const IdleCauseRow& row : result.byRank)
+        if (row.rank == rank.number)
+            maxNs = std::max(maxNs, double(row.idleNs));
+    const TimeUnit unit = unitFor(maxNs);
+    data.valueLabel = percent ? tr("Share of idle time (%)") : tr("Idle time (%1)").arg(unit.label);
+    BarSeries series{tr("Idle time"), palette::idleTime(), {}};
+    for (const IdleCauseRow& row : result.byRank) {
+        if (row.rank != rank.number)
+            continue;
+        data.keys.push_back(data.keys.size());
+        data.ids.push_back(static_cast<int>(row.cause));
+        data.keyLabels.push_back(fmt::qstr(toString(row.cause)).replace(QLatin1Char('_'), QLatin1Char(' ')));
+        data.keyColors.push_back(palette::idleCause(row.cause));
+        series.values.push_back(percent ? row.ratio * 100.0 : row.idleNs / unit.nsPerUnit);
+        data.tooltips.push_back(tr("%1: %2 in %3 gaps (%4 of the idle time)\nClick to list the gaps")
+                                    .arg(fmt::qstr(toString(row.cause)), fmt::micros(double(row.idleNs)))
+                                    .arg(row.gaps)
+                                    .arg(fmt::percent(row.ratio * 100.0)));
+    }
+    data.series.push_back(std::move(series));
+    if (data.keys.isEmpty())
+        data.message = errorMessage(result.error, tr("Rank %1 has no idle gap on a GPU stream").arg(rank.name));
     return data;
 }
 

@@ -8,6 +8,7 @@ struct TemporalBreakdown;
 struct Overlap;
 struct KernelBreakdown;
 struct IdleTime;
+struct IdleCauses;
 
 // Plot adapters: analysis result -> bars, in display units (µs or %). Percentages come from the
 // analysis; nothing is summed here.
@@ -23,5 +24,8 @@ struct IdleRank {
 };
 // One rank's streams, or several ranks' side by side (keys "r0 s7") when several are selected.
 BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ranks, bool percent);
+// One rank's idle time by host-side cause (IdleCauses::byRank), a bar per cause that won a gap;
+// a click on a bar gives the cause (its IdleCause value).
+BarChartData idleCauseBars(const IdleCauses& result, const IdleRank& rank, bool percent);
 
 } // namespace kscope

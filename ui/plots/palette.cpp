@@ -75,6 +75,22 @@ QColor idleCategory(IdleCategory category)
     return QColor(0xa4, 0xa9, 0xc8);
 }
 
+QColor idleCause(IdleCause cause)
+{
+    switch (cause) {
+    case IdleCause::Synchronization: return QColor(0xd6, 0x27, 0x28);
+    case IdleCause::DataLoading: return QColor(0xff, 0x7f, 0x0e);
+    case IdleCause::OptimizerStep: return QColor(0x94, 0x67, 0xbd);
+    case IdleCause::CpuOp: return QColor(0xe3, 0x77, 0xc2);
+    case IdleCause::LaunchOverhead: return QColor(0x19, 0xd3, 0xf3);
+    case IdleCause::StreamWait: return idleTime();
+    case IdleCause::GpuQueued: return QColor(0xa4, 0xa9, 0xc8);
+    case IdleCause::NoHostActivity: return QColor(0xc7, 0xc7, 0xc7);
+    case IdleCause::LaunchNotInTrace: break;
+    }
+    return QColor(0x7f, 0x7f, 0x7f);
+}
+
 QColor overlap() { return kernelTypeSlice(QStringLiteral("COMPUTATION overlapping COMMUNICATION")); }
 QColor selectionBand() { return QColor(255, 210, 0, 40); }
 QColor selectionOutline() { return QColor(215, 140, 0); }

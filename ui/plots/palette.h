@@ -1,5 +1,6 @@
 #pragma once
 
+#include "analysis/core/idlecauses.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/kerneltype.h"
 
@@ -22,6 +23,8 @@ QColor kernelType(KernelType type);
 // A kernel-type slice label as the analysis writes it: "COMPUTATION" or "A overlapping B".
 QColor kernelTypeSlice(const QString& label);
 QColor idleCategory(IdleCategory category);
+// Host-side causes warm, GPU-side ones in the idle blues, nothing recorded grey.
+QColor idleCause(IdleCause cause);
 // What bounds a critical-path segment: compute, communication and launch share the colours above.
 QColor criticalPathBound(CpBound bound);
 QColor overlap();

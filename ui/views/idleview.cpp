@@ -1,7 +1,9 @@
 // Idle time of the selected rank: stacked bars per stream by cause (host wait, kernel wait,
 // other; every selected rank's streams side by side when several are selected with Ctrl+click),
 // a histogram of the shown rank's gaps' lengths per cause, and its longest gaps (a click selects
-// the gap and the GPU op that ended it; "Show on timeline" goes there).
+// the gap and the GPU op that ended it; "Show on timeline" goes there). Beyond HTA, the host-side
+// causes of the shown rank's gaps (analysis/core/idlecauses.h): a bar per cause, and a click on one
+// lists its gaps.
 
 #include "views/analysisview.h"
 #include "views/viewlayout.h"
@@ -13,7 +15,9 @@
 #include "plots/plots.h"
 #include "plots/statsadapters.h"
 
+#include "analysis/core/idlecauses.h"
 #include "analysis/core/idletime.h"
+#include "analysis/tables/idlecausetables.h"
 #include "analysis/tables/resulttables.h"
 #include "model/trace.h"
 
@@ -38,7 +42,10 @@ public:
           m_delay(new QDoubleSpinBox(this)), m_streams(new ChartView(QStringLiteral("idle-time-streams"), this)),
           m_histogram(new ChartView(QStringLiteral("idle-time-histogram"), this)),
           m_gaps(new ResultTableView(QStringLiteral("idle-gaps"), this)),
-          m_showOnTimeline(timelineButton(tr("The chosen gap on the timeline, the GPU op after it selected"), [this] { pickGap(); }))
+          m_showOnTimeline(timelineButton(tr("The chosen gap on the timeline, the GPU op after it selected"), [this] { pickGap(); })),
+          m_causes(new ChartView(QStringLiteral("idle-causes"), this)), m_causeCaption(new QLabel(this)),
+          m_causeGaps(new ResultTableView(QStringLiteral("idle-cause-gaps"), this)),
+          m_showCauseGap(timelineButton(tr("The chosen gap on the timeline, the GPU op after it selected"), [this] { pickCauseGap(); }))
     {
         m_percent->setChecked(boolOption(kPercent, true));
         m_percent->setToolTip(tr("Share of each stream's idle time; off: absolute time"));
@@ -54,11 +61,34 @@ public:
         makeCaption(m_rankLabel, false);
         m_gaps->setNameColumn(QStringLiteral("next"));
         m_gaps->setMinimumHeight(30);
+        m_showOnTimeline->setObjectName(QStringLiteral("longestGapOnTimeline"));
+        m_showCauseGap->setObjectName(QStringLiteral("causeGapOnTimeline"));
+        m_causeGaps->setNameColumn(QStringLiteral("cause_op"));
+        m_causeGaps->setMinimumHeight(30);
+        makeCaption(m_causeCaption, false);
         setPage(this, {controlRow(this, {m_rankLabel, tr("Kernel wait <"), m_delay, m_percent, m_logBins})},
                 tabPages(this, {{splitOf(this, Qt::Horizontal, {m_streams, m_histogram}), tr("By stream and cause")},
-                                {stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_gaps), tr("Longest gaps")}}));
-        addCharts({m_streams, m_histogram});
-        addTableViews({m_gaps});
+                                {stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_gaps), tr("Longest gaps")},
+                                {splitOf(this, Qt::Horizontal,
+                                         {m_causes, stackedBox(this, {controlRow(this, {m_causeCaption, m_showCauseGap}, true)},
+                                                               m_causeGaps)}),
+                                 tr("Host causes")}}));
+        addCharts({m_streams, m_histogram, m_causes});
+        addTableViews({m_gaps, m_causeGaps});
+        connect(m_causes, &ChartView::idClicked, this, [this](int cause) {
+            if (cause < 0 || cause >= kIdleCauseCount)
+                return;
+            m_cause = static_cast<IdleCause>(cause);
+            m_causes->setHighlightedIds({cause});
+            showCauseGaps();
+        });
+        connect(m_causeGaps, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
+            if (index.row() < 0 || index.row() >= m_causeRows.size())
+                return;
+            m_chosenCauseGap = index.row();
+            m_showCauseGap->setEnabled(true);
+            pickCauseGap();
+        });
         // Rows are the longest gaps, longest first.
         connect(m_gaps, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
             if (!m_bins || index.row() < 0 || size_t(index.row()) >= m_bins->longest.size())
@@ -96,13 +126,23 @@ protected:
         return analysisRequest("idle-histogram", options, idleHistogram);
     }
 
-    QList<AnalysisRequest> requests() const override { return {idleRequest(), histogramRequest()}; }
+    Request<IdleCauses> causesRequest() const
+    {
+        IdleCausesOptions options;
+        options.ranks = {shownRank()};
+        options.consecutiveKernelDelayUs = delayUs();
+        options.listGaps = true;
+        return analysisRequest("idle-causes", options, idleCauses);
+    }
+
+    QList<AnalysisRequest> requests() const override { return {idleRequest(), histogramRequest(), causesRequest()}; }
 
     void present(const ResultSet& results) override
     {
         m_rankTag = shownRankTag();
         m_idle = results.share(idleRequest());
         m_bins = results.share(histogramRequest());
+        m_hostCauses = results.share(causesRequest());
         const QString name = shownRankName().toHtmlEscaped();
         const QList<RankIndex> ranks = shownRanks();
         QString label = partialRanks().contains(shownRank())
@@ -131,6 +171,43 @@ protected:
         m_gaps->setTable(std::make_shared<Table>(idleGapsTable(slice(), *m_bins)));
         m_chosen = -1;
         m_showOnTimeline->setEnabled(false);
+        const IdleRank shown{slice().has(shownRank()) ? slice().at(shownRank()).rank : -1, shownRankName()};
+        drawBars(*m_causes, idleCauseBars(*m_hostCauses, shown, boolOption(kPercent, true)));
+        // Keep the cause chosen if the new result has it; else the one that held the most.
+        const auto& rows = m_hostCauses->byRank;
+        const bool kept = std::any_of(rows.begin(), rows.end(), [this](const IdleCauseRow& r) { return r.cause == m_cause; });
+        if (!kept && !rows.empty())
+            m_cause = std::max_element(rows.begin(), rows.end(), [](const IdleCauseRow& a, const IdleCauseRow& b) {
+                          return a.idleNs < b.idleNs;
+                      })->cause;
+        m_causes->setHighlightedIds({static_cast<int>(m_cause)});
+        showCauseGaps();
+    }
+
+    // The gaps of the chosen cause, in time order; the caption says which and how many.
+    void showCauseGaps()
+    {
+        m_causeRows.clear();
+        m_chosenCauseGap = -1;
+        m_showCauseGap->setEnabled(false);
+        if (!m_hostCauses)
+            return;
+        for (int g = 0; g < int(m_hostCauses->gaps.size()); ++g)
+            if (m_hostCauses->gaps[size_t(g)].cause == m_cause)
+                m_causeRows.push_back(g);
+        m_causeCaption->setText(m_hostCauses->gaps.empty()
+                                    ? tr("No idle gap on a GPU stream")
+                                    : tr("<b>%1</b>: %2 — click a bar for another cause")
+                                          .arg(fmt::qstr(toString(m_cause)), fmt::count(m_causeRows.size(), "gap", "gaps")));
+        m_causeGaps->setTable(std::make_shared<Table>(idleCauseGapsTable(slice(), *m_hostCauses, m_cause)));
+    }
+
+    void pickCauseGap()
+    {
+        if (!m_hostCauses || m_chosenCauseGap < 0 || m_chosenCauseGap >= m_causeRows.size())
+            return;
+        const IdleCauseGap& gap = m_hostCauses->gaps[size_t(m_causeRows[m_chosenCauseGap])];
+        pickOnTimeline(gap.rankIndex, gap.next, gap.startNs, gap.endNs);
     }
 
     void pickGap()
@@ -155,6 +232,9 @@ protected:
         AnalysisView::showMessage(message);
         m_idle.reset();
         m_bins.reset();
+        m_hostCauses.reset();
+        m_causeRows.clear();
+        m_showCauseGap->setEnabled(false);
         m_chosen = -1;
         m_showOnTimeline->setEnabled(false);
         m_rankLabel->setText(message.size() < 40 ? message : QString());
@@ -164,7 +244,9 @@ protected:
     {
         return {{QStringLiteral("idle-time-%1").arg(m_streamsTag), idleTable(*m_idle)},
                 {QStringLiteral("idle-histogram-%1").arg(m_rankTag), idleHistogramTable(*m_bins)},
-                {QStringLiteral("idle-gaps-%1").arg(m_rankTag), idleGapsTable(slice(), *m_bins)}};
+                {QStringLiteral("idle-gaps-%1").arg(m_rankTag), idleGapsTable(slice(), *m_bins)},
+                {QStringLiteral("idle-causes-%1").arg(m_rankTag), idleCausesTable(*m_hostCauses, false)},
+                {QStringLiteral("idle-cause-gaps-%1").arg(m_rankTag), idleCauseGapsTable(slice(), *m_hostCauses)}};
     }
 
 private:
@@ -176,11 +258,19 @@ private:
     ChartView* m_histogram;
     ResultTableView* m_gaps;
     QPushButton* m_showOnTimeline;
+    ChartView* m_causes;
+    QLabel* m_causeCaption;
+    ResultTableView* m_causeGaps;
+    QPushButton* m_showCauseGap;
+    IdleCause m_cause = IdleCause::NoHostActivity;  // whose gaps the table lists
+    QList<int> m_causeRows;    // the table's rows: indices into m_hostCauses->gaps
+    int m_chosenCauseGap = -1;  // a row of that table
     int m_chosen = -1;  // the gap chosen in the table
     QString m_rankTag;  // of the rank presented
     QString m_streamsTag;  // of the ranks in the streams chart: the rank's tag, or "ranks0-3-5"
     std::shared_ptr<const IdleTime> m_idle;
     std::shared_ptr<const IdleHistogram> m_bins;
+    std::shared_ptr<const IdleCauses> m_hostCauses;
 };
 
 } // namespace
