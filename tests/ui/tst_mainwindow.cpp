@@ -4,6 +4,7 @@
 // tests do not depend on their order.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
+#include "analysis/core/idlecauses.h"
 #include "analysis/tables/difftables.h"
 #include "analysis/diff/tracediff.h"
 #include "model/synth/synthrun.h"
@@ -63,6 +64,7 @@ private slots:
     void opensSampleRun();
     void barsPerRank();
     void clickRankBarDrillsIn();
+    void clickIdleCauseListsItsGaps();
     void ctrlClickSelectsSeveralRanks();
     void kernelRowSelectsDistribution();
     void exportsPngAndCsv();
@@ -176,6 +178,51 @@ void TestMainWindow::clickRankBarDrillsIn()
     QVERIFY(kernelsTable()->proxy()->rowCount() > 0);
     QVERIFY(isFrontTab(w(), QStringLiteral("Idle time")));  // the drill target was raised
     screenshot(&w(), "rank-clicked");
+}
+
+// The Host causes tab: a bar per cause of the shown rank's gaps; a click on one lists its gaps.
+void TestMainWindow::clickIdleCauseListsItsGaps()
+{
+    w().dock(QStringLiteral("idle"))->raise();
+    AnalysisView* view = w().view(QStringLiteral("idle"));
+    auto* tabs = view->findChild<QTabWidget*>();
+    int causesTab = -1;
+    for (int t = 0; t < tabs->count(); ++t)
+        if (tabs->tabText(t) == QLatin1String("Host causes"))
+            causesTab = t;
+    QVERIFY(causesTab >= 0);
+    tabs->setCurrentIndex(causesTab);
+    QVERIFY(waitIdle(w()));
+    ChartView* chart = view->charts().at(2);
+    chart->replot();
+    const RankIndex shown = w().session()->slice()->ranks.empty() ? RankIndex{} : RankIndex{0};
+    if (!w().session()->selection()->ranks().isEmpty())
+        QSKIP("a rank is selected; this test expects the first");
+    // What the engine says of the shown rank: the bars' order is the causes' order.
+    IdleCausesOptions options;
+    options.ranks = {shown};
+    options.listGaps = true;
+    const IdleCauses causes = idleCauses(*w().session()->slice(), options);
+    QVERIFY(causes.byRank.size() >= 2);
+    QCOMPARE(chart->plottableCount(), int(causes.byRank.size()));  // a bar per cause, each its colour
+    // Click the bar of the first cause (key 0, bars are horizontal), close to the value axis.
+    const QPoint bar(int(chart->xAxis->coordToPixel(0.5)), int(chart->yAxis->coordToPixel(0.0)));
+    QVERIFY(chart->axisRect()->rect().contains(bar));
+    QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, bar);
+    const IdleCause first = causes.byRank.front().cause;
+    ResultTableView* gaps = view->tableViews().at(1);
+    QCOMPARE(int64_t(gaps->model()->rowCount()), causes.byRank.front().gaps);
+    int64_t listed = 0;
+    for (const IdleCauseGap& gap : causes.gaps)
+        listed += gap.cause == first;
+    QCOMPARE(listed, causes.byRank.front().gaps);
+    bool captionNamesIt = false;
+    for (QLabel* label : view->findChildren<QLabel*>())
+        captionNamesIt = captionNamesIt || label->text().contains(QString::fromLatin1(toString(first)));
+    QVERIFY(captionNamesIt);
+    chart->replot();
+    screenshot(view, "idle-host-causes");
+    tabs->setCurrentIndex(0);
 }
 
 void TestMainWindow::ctrlClickSelectsSeveralRanks()

@@ -208,7 +208,7 @@ BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ran
 BarChartData idleCauseBars(const IdleCauses& result, const IdleRank& rank, bool percent)
 {
     BarChartData data;
-    data.title = tr("Why rank %1's GPU idled: what the launching thread was doing").arg(rank.name);
+    data.title = tr("Idle causes on rank %1").arg(rank.name);
     data.keyLabel = tr("Cause");
     data.horizontal = true;
     data.colorPerKey = true;

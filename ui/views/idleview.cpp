@@ -70,7 +70,7 @@ public:
                 tabPages(this, {{splitOf(this, Qt::Horizontal, {m_streams, m_histogram}), tr("By stream and cause")},
                                 {stackedBox(this, {controlRow(this, {m_showOnTimeline}, true)}, m_gaps), tr("Longest gaps")},
                                 {splitOf(this, Qt::Horizontal,
-                                         {m_causes, stackedBox(this, {controlRow(this, {m_causeCaption, m_showCauseGap}, true)},
+                                         {m_causes, stackedBox(this, {controlRow(this, {m_causeCaption, m_showCauseGap})},
                                                                m_causeGaps)}),
                                  tr("Host causes")}}));
         addCharts({m_streams, m_histogram, m_causes});
@@ -197,7 +197,7 @@ protected:
                 m_causeRows.push_back(g);
         m_causeCaption->setText(m_hostCauses->gaps.empty()
                                     ? tr("No idle gap on a GPU stream")
-                                    : tr("<b>%1</b>: %2 — click a bar for another cause")
+                                    : tr("<b>%1</b>: %2 (click a bar for another cause)")
                                           .arg(fmt::qstr(toString(m_cause)), fmt::count(m_causeRows.size(), "gap", "gaps")));
         m_causeGaps->setTable(std::make_shared<Table>(idleCauseGapsTable(slice(), *m_hostCauses, m_cause)));
     }
