@@ -220,26 +220,52 @@ const char* toString(HealthCheck check)
     return "no_profiler_steps";
 }
 
-const char* affectedAnalyses(HealthCheck check)
+const std::vector<std::string_view>& affectedCommands(HealthCheck check)
 {
+    using Names = std::vector<std::string_view>;
+    static const Names kEvery{"*"};
+    static const Names kTimestampUnit{"collectives", "clock-skew", "critical-path", "diff", "timeline"};
+    static const Names kWithoutLaunch{"idle", "idle-causes", "launch-stats", "queue-length", "ops", "critical-path"};
+    static const Names kWithoutGpuOp{"launch-stats", "queue-length", "ops"};
+    static const Names kOverlap{"idle", "idle-causes", "temporal", "kernels", "overlap"};
+    static const Names kZero{"kernels", "kernel-dist"};
+    static const Names kSteps{"steps", "stragglers", "diff"};
+    static const Names kSkew{"collectives", "critical-path", "timeline"};
+    static const Names kNoCpuOps{"ops", "memory", "idle-causes", "critical-path", "patterns"};
+    static const Names kCollectives{"collectives", "clock-skew"};
     switch (check) {
-    case HealthCheck::FileFailed: return "every cross-rank analysis (the rank is missing)";
-    case HealthCheck::FilePartial: return "every analysis of the rank (its events after the error are missing)";
-    case HealthCheck::BadEvents: return "every analysis reading the events refused";
-    case HealthCheck::TimestampUnit: return "collectives, clock-skew, critical-path --all-ranks, diff (sub-us times compared)";
-    case HealthCheck::GpuOpWithoutLaunch: return "idle (host wait), idle-causes, launch-stats, queue-length, ops, critical-path";
-    case HealthCheck::LaunchWithoutGpuOp: return "launch-stats, queue-length, ops (device time)";
-    case HealthCheck::OverlapOnStream: return "idle, temporal, kernels (time on one stream counted twice)";
-    case HealthCheck::ZeroDurationGpuOp: return "kernels, kernel-dist (durations)";
-    case HealthCheck::StepCountDiffers: return "steps, stragglers, --step, diff";
-    case HealthCheck::ClockSkew: return "collectives (waits, last rank), critical-path --all-ranks, timeline";
-    case HealthCheck::NoGpuActivity: return "every GPU analysis (nothing to show)";
-    case HealthCheck::NoCpuOps: return "ops, memory, idle-causes, critical-path, patterns --by-operator";
-    case HealthCheck::NoRecordParamComms: return "collectives (no sizes or groups; matched by order or end time)";
-    case HealthCheck::NoCollectiveSeq: return "collectives (matched by order, not Seq), clock-skew";
-    case HealthCheck::NoProfilerSteps: break;
+    case HealthCheck::FileFailed:
+    case HealthCheck::FilePartial:
+    case HealthCheck::BadEvents:
+    case HealthCheck::NoGpuActivity: return kEvery;
+    case HealthCheck::TimestampUnit: return kTimestampUnit;
+    case HealthCheck::GpuOpWithoutLaunch: return kWithoutLaunch;
+    case HealthCheck::LaunchWithoutGpuOp: return kWithoutGpuOp;
+    case HealthCheck::OverlapOnStream: return kOverlap;
+    case HealthCheck::ZeroDurationGpuOp: return kZero;
+    case HealthCheck::StepCountDiffers:
+    case HealthCheck::NoProfilerSteps: return kSteps;
+    case HealthCheck::ClockSkew: return kSkew;
+    case HealthCheck::NoCpuOps: return kNoCpuOps;
+    case HealthCheck::NoRecordParamComms:
+    case HealthCheck::NoCollectiveSeq: break;
     }
-    return "steps, stragglers, --step, last-step trimming";
+    return kCollectives;
+}
+
+bool affectsCommand(HealthCheck check, std::string_view command)
+{
+    const auto& names = affectedCommands(check);
+    return std::find(names.begin(), names.end(), command) != names.end()
+        || std::find(names.begin(), names.end(), "*") != names.end();
+}
+
+std::string affectedAnalyses(HealthCheck check)
+{
+    std::string text;
+    for (std::string_view name : affectedCommands(check))
+        text += (text.empty() ? "" : ", ") + std::string(name == "*" ? "every analysis" : name);
+    return text;
 }
 
 HealthSeverity severityOf(HealthCheck check)

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model/ids.h"
@@ -44,8 +45,11 @@ inline constexpr int kHealthCheckCount = 15;
 // "clock_skew", "no_gpu_activity", "no_cpu_ops", "no_record_param_comms", "no_collective_seq",
 // "no_profiler_steps"
 const char* toString(HealthCheck check);
-// The analyses (CLI command names) whose answers the problem degrades, e.g. "idle, launch-stats".
-const char* affectedAnalyses(HealthCheck check);
+// The analyses, by CLI command name, whose answers the problem degrades; {"*"}: every analysis.
+const std::vector<std::string_view>& affectedCommands(HealthCheck check);
+bool affectsCommand(HealthCheck check, std::string_view command);
+// Those names joined ("idle, idle-causes, launch-stats"), or "every analysis".
+std::string affectedAnalyses(HealthCheck check);
 HealthSeverity severityOf(HealthCheck check);
 
 struct HealthProblem {

@@ -17,7 +17,7 @@ Table healthTable(const TraceHealth& result)
         cells.emplace_back(std::string(toString(problem.check)));
         cells.emplace_back(std::string(toString(severityOf(problem.check))));
         cells.emplace_back(problem.count);
-        cells.emplace_back(std::string(affectedAnalyses(problem.check)));
+        cells.emplace_back(affectedAnalyses(problem.check));
         cells.emplace_back(problem.example);
         table.addRow(std::move(cells));
         if (problem.check != HealthCheck::FileFailed)

@@ -77,6 +77,7 @@ private slots:
     void partialRankIsHatched();
     void twoFilesClaimingOneRankAreTwoRanks();
     void cpuOnlyAndOneRankRunsSayWhy();
+    void healthProblemsShowWhereTheyMatter();
     void comparisonViewShowsBothRuns();
     void launchAndQueueViewsFollowTheRank();
     void stepsHeatMapSelectsRankAndStep();
@@ -618,6 +619,47 @@ void TestMainWindow::cpuOnlyAndOneRankRunsSayWhy()
     for (QLabel* label : w().view(QStringLiteral("kernel-distribution"))->findChildren<QLabel*>())
         said |= label->text().contains(QStringLiteral("one rank"));
     QVERIFY(said);
+}
+
+// A kernel whose launch is missing: the Health view lists it, the views whose answers it degrades
+// (idle time, launches) carry a warning line linking there, the others (collectives) do not.
+void TestMainWindow::healthProblemsShowWhereTheyMatter()
+{
+    const auto dir = scratchDir("kscope-ui-health");
+    writeFile(dir / "rank0.json", R"({"traceEvents": [
+        {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 50},
+        {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 1, "dur": 2, "args": {"correlation": 1}},
+        {"ph": "X", "cat": "kernel", "name": "gemm", "pid": 0, "tid": 7, "ts": 10, "dur": 10, "args": {"stream": 7, "correlation": 1}},
+        {"ph": "X", "cat": "kernel", "name": "orphan", "pid": 0, "tid": 7, "ts": 30, "dur": 10, "args": {"stream": 7, "correlation": 99}}]})");
+    QVERIFY(openAndWait(w(), QString::fromStdString(dir.string())));
+    AnalysisView* health = w().view(QStringLiteral("health"));
+    QVERIFY(health);
+    const ResultTableView* table = health->tableViews().value(0);
+    QVERIFY(table && table->model()->rowCount() >= 1);
+    QCOMPARE(table->model()->index(0, 1).data().toString(), QStringLiteral("gpu_op_without_launch"));
+    const auto line = [this](const char* view) -> QLabel* {
+        QLabel* label = w().view(QString::fromLatin1(view))->findChild<QLabel*>(QStringLiteral("healthLine"));
+        return label && !label->isHidden() ? label : nullptr;
+    };
+    for (const char* view : {"idle", "launches", "queue"}) {
+        QLabel* label = nullptr;
+        QTRY_VERIFY_WITH_TIMEOUT((label = line(view)) != nullptr, kUiTimeoutMs);
+        QVERIFY2(label->text().contains(QStringLiteral("gpu_op_without_launch ×1")), qPrintable(label->text()));
+    }
+    QVERIFY(!line("collectives"));  // a missing launch touches neither collectives nor the temporal breakdown
+    QVERIFY(!line("temporal"));
+    // The link raises the Health view.
+    w().dock(QStringLiteral("idle"))->raise();
+    QCoreApplication::processEvents();
+    screenshot(w().view(QStringLiteral("idle")), "health-line-idle");
+    emit line("idle")->linkActivated(QStringLiteral("health"));
+    QCoreApplication::processEvents();
+    QVERIFY(isFrontTab(w(), QStringLiteral("Trace health")));
+    screenshot(health, "health-view");
+    // The sample run is healthy: no line anywhere.
+    QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
+    for (AnalysisView* view : w().views())
+        QVERIFY2(!line(qPrintable(view->id())), qPrintable(view->id()));
 }
 
 void TestMainWindow::comparisonViewShowsBothRuns()

@@ -5,11 +5,13 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
 #include "analysis/core/idlecauses.h"
+#include "analysis/core/tracehealth.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/kernelbreakdown.h"
 #include "analysis/core/kerneldistribution.h"
 #include "analysis/core/kernelnames.h"
 #include "analysis/core/overlap.h"
+#include "analysis/tables/healthtable.h"
 #include "analysis/tables/idlecausetables.h"
 #include "analysis/tables/resulttables.h"
 #include "analysis/core/temporalbreakdown.h"
@@ -224,6 +226,8 @@ Table TestViewTransitions::expected(const QString& name) const
             return Table{};
         return name.startsWith(QLatin1String("idle-gaps")) ? idleGapsTable(slice, histogram) : idleHistogramTable(histogram);
     }
+    if (name == QLatin1String("trace-health"))
+        return healthTable(traceHealth(slice));
     if (name.startsWith(QLatin1String("idle-causes-rank")) || name.startsWith(QLatin1String("idle-cause-gaps-rank"))) {
         IdleCausesOptions options;
         options.ranks = {rankOf(slice, name)};
@@ -386,19 +390,19 @@ void TestViewTransitions::eachResultComputedOnce()
 {
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
     verifyEveryView();
-    // Overview and Temporal breakdown show one temporal result: twenty-three analyses for twenty-four
-    // requests (summary, temporal twice, kernels, kernel distribution, idle, its histogram and its
-    // host causes, overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
+    // Overview and Temporal breakdown show one temporal result: twenty-four analyses for twenty-five
+    // requests (trace health, asked for by every view and computed once, summary, temporal twice,
+    // kernels, kernel distribution, idle, its histogram and its host causes, overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
     // collectives, operators, critical path of the rank, of every rank, across ranks, events,
     // memory, the timeline's index).
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 23);
+    QCOMPARE(w().session()->computedCount() - computed, 24);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 23);
+    QCOMPARE(w().session()->computedCount() - computed, 24);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

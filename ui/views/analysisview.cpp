@@ -1,4 +1,5 @@
 #include "views/analysisview.h"
+#include "views/viewlayout.h"
 
 #include "common/format.h"
 #include "models/resulttablemodel.h"
@@ -12,7 +13,9 @@
 #include "analysis/patterns/steps.h"
 #include "model/trace.h"
 
+#include <QBoxLayout>
 #include <QGuiApplication>
+#include <QLabel>
 #include <QPushButton>
 #include <QLocale>
 
@@ -33,6 +36,8 @@ AnalysisView::AnalysisView(const ViewSpec& spec, RunSession* session, QWidget* p
     connect(session, &RunSession::resultReady, this, [this](const QString& key) {
         if (m_waitingFor.contains(key))
             tryPresent();
+        else if (isCurrent() && key == healthRequest().key())
+            updateHealthLine();
     });
     SelectionModel* sel = session->selection();
     connect(sel, &SelectionModel::ranksChanged, this, [this] {
@@ -160,7 +165,59 @@ void AnalysisView::tryPresent()
     m_current = true;
     m_presentedResult = true;
     m_presentedGeneration = m_session->sliceGeneration();
+    updateHealthLine();
     emit presented();
+}
+
+Request<TraceHealth> AnalysisView::healthRequest() const
+{
+    return analysisRequest("health", NoOptions{}, [](const Run& run, NoOptions) { return traceHealth(run); });
+}
+
+void AnalysisView::updateHealthLine()
+{
+    if (m_spec.commands.isEmpty())
+        return;
+    const auto health = resultAs<TraceHealth>(m_session->request(healthRequest()));
+    QStringList problems;
+    int more = 0;
+    if (health && m_session->slice()) {
+        for (const HealthProblem& problem : health->problems) {
+            if (severityOf(problem.check) == HealthSeverity::Info)
+                continue;
+            const bool affected = std::any_of(m_spec.commands.begin(), m_spec.commands.end(), [&](const QString& command) {
+                return affectsCommand(problem.check, command.toStdString());
+            });
+            if (!affected)
+                continue;
+            if (problems.size() == 3) {
+                ++more;
+                continue;
+            }
+            const QString who = problem.rank >= 0 ? tr("rank %1").arg(problem.rank) : tr("a file");
+            problems.push_back(tr("%1: %2 ×%3").arg(who, fmt::qstr(toString(problem.check))).arg(problem.count));
+        }
+    }
+    if (problems.isEmpty()) {
+        if (m_healthLine)
+            m_healthLine->hide();
+        return;
+    }
+    if (!m_healthLine) {
+        m_healthLine = new QLabel(this);
+        m_healthLine->setObjectName(QStringLiteral("healthLine"));
+        makeCaption(m_healthLine, false);
+        m_healthLine->setStyleSheet(QStringLiteral("color: #a05a00;"));
+        connect(m_healthLine, &QLabel::linkActivated, this, [this] { showInView(QStringLiteral("health")); });
+        if (auto* box = qobject_cast<QBoxLayout*>(layout()))
+            box->insertWidget(0, m_healthLine);
+    }
+    QString text = tr("⚠ Trace health: %1").arg(problems.join(QStringLiteral("; ")).toHtmlEscaped());
+    if (more > 0)
+        text += tr("; %1 more").arg(more);
+    m_healthLine->setText(text + tr(" — <a href=\"health\">see Trace health</a>"));
+    m_healthLine->setToolTip(tr("Problems of the trace that may make this view's answers wrong"));
+    m_healthLine->show();
 }
 
 void AnalysisView::setOnScreen(bool on)

@@ -4,6 +4,7 @@
 #include "views/viewspec.h"
 
 #include "analysis/resulttable.h"
+#include "analysis/core/tracehealth.h"
 #include "analysis/patterns/steps.h"
 
 #include <QHash>
@@ -13,6 +14,7 @@
 
 #include <functional>
 
+class QLabel;
 class QPushButton;
 
 namespace kscope {
@@ -172,6 +174,8 @@ protected:
     // marks them, and the footnote that names them.
     Request<Stragglers> stragglersRequest() const;
     QString stragglersNote(const ResultSet& results) const;
+    // The shown slice's trace health (analysis/core/tracehealth.h), one result for every view.
+    Request<TraceHealth> healthRequest() const;
     QString option(const QString& name, const QVariant& fallback) const;
     double numberOption(const QString& name, double fallback) const;
     bool boolOption(const QString& name, bool fallback) const;
@@ -180,6 +184,9 @@ protected:
 private:
     void tryPresent();
     void finishWith(const QString& message);
+    // The line over the view naming the health problems that degrade what it shows (those of
+    // its spec's commands); asked for beside the view's own results, never waited for.
+    void updateHealthLine();
 
     const ViewSpec& m_spec;
     RunSession* m_session;
@@ -192,6 +199,7 @@ private:
     bool m_onScreen = true;
     bool m_deferredWhileHidden = false;  // a snapshot of a load came while out of sight: compute when shown
     quint64 m_presentedGeneration = 0;
+    QLabel* m_healthLine = nullptr;  // made on the first problem to show
 };
 
 } // namespace kscope

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QString>
+#include <QStringList>
 #include <Qt>
 
 #include <functional>
@@ -38,6 +39,9 @@ struct ViewSpec {
     // Drill-down: raise this view's tab when a rank is clicked / a kernel picked in another view.
     bool raiseOnRankClick = false;
     bool raiseOnKernelPick = false;
+    // The CLI commands whose answers the view shows: its warning line lists the trace-health
+    // problems that degrade one of them (analysis/core/tracehealth.h). Empty: no warning line.
+    QStringList commands = {};
 };
 
 // Every view of the application, in the View menu's order.
