@@ -10,6 +10,10 @@
 #include "support/collectivetrace.h"
 #include "testsupport.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <cstdlib>
@@ -109,6 +113,76 @@ private slots:
         QCOMPARE(skew.groups.size(), size_t(1));
         for (const RankClockOffset& o : skew.groups[0].ranks)
             QCOMPARE(o.offsetNs, offsetOf(skew.ranks, o.rank)->offsetNs);
+    }
+
+    // --align-clocks: on the reference clock every rank's wait is the truth's (within the
+    // estimate's 5 us), where read across the skewed clocks they are off by hundreds of us.
+    void alignedClocksGiveTheTrueWaits()
+    {
+        SynthOptions options;
+        options.ranks = 6;
+        options.steps = 3;
+        options.seed = 11;
+        options.clockSkewNs = 3'000'000;
+        const auto dir = scratchDir("clockskew-aligned");
+        const SynthResult written = writeSynthRun(dir, options);
+        QVERIFY2(written.ok, written.error.c_str());
+        const auto run = loadRun(dir, LoadOptions{});
+        QFile file(QString::fromStdString(written.truthFile.string()));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonArray truth = QJsonDocument::fromJson(file.readAll())
+                                     .object()
+                                     .value(QLatin1String("collectives"))
+                                     .toObject()
+                                     .value(QLatin1String("instances"))
+                                     .toArray();
+        std::vector<QJsonObject> kept;
+        for (const QJsonValue v : truth)
+            if (v.toObject().value(QLatin1String("kept")).toBool())
+                kept.push_back(v.toObject());
+        const Collectives raw = matchCollectives(*run, {.compareWithHta = false});
+        const Collectives aligned = matchCollectives(*run, {.compareWithHta = false, .alignClocks = true});
+        QCOMPARE(aligned.instances.size(), kept.size());
+        QCOMPARE(raw.instances.size(), kept.size());
+        int64_t worstRaw = 0;
+        auto waitError = [&](size_t i, const CollectiveArrival& a) -> int64_t {
+            const QJsonArray waits = kept[i].value(QLatin1String("waitNs")).toArray();
+            return std::abs(a.waitNs - static_cast<int64_t>(waits[a.rank].toDouble()));
+        };
+        // Instances are in the order of their earliest arrival: on skewed clocks that order can
+        // differ from the truth's, so pair them by Seq.
+        auto bySeq = [&](const Collectives& result, int64_t seq) -> const CollectiveInstance* {
+            for (const CollectiveInstance& in : result.instances)
+                if (in.seq == seq)
+                    return &in;
+            return nullptr;
+        };
+        for (size_t i = 0; i < kept.size(); ++i) {
+            const int64_t seq = static_cast<int64_t>(kept[i].value(QLatin1String("seq")).toDouble());
+            const CollectiveInstance* in = bySeq(aligned, seq);
+            const CollectiveInstance* rawIn = bySeq(raw, seq);
+            QVERIFY(in && rawIn);
+            for (uint32_t k = 0; k < in->arrivalCount; ++k) {
+                const CollectiveArrival& a = aligned.arrivals[in->firstArrival + k];
+                QVERIFY2(waitError(i, a) <= kToleranceNs,
+                         qPrintable(QString("seq %1 rank %2: wait off by %3 ns").arg(seq).arg(a.rank).arg(waitError(i, a))));
+                worstRaw = std::max(worstRaw, waitError(i, raw.arrivals[rawIn->firstArrival + k]));
+            }
+        }
+        // Unaligned, far off (a wait is capped by the kernel's own span, so not by the full 3 ms).
+        QVERIFY2(worstRaw > 20 * kToleranceNs, qPrintable(QString::number(worstRaw)));
+        // The offsets used are kept, and a note says the times are on rank 0's clock.
+        QCOMPARE(aligned.clockSkew.ranks.size(), raw.clockSkew.ranks.size());
+        for (size_t r = 0; r < raw.clockSkew.ranks.size(); ++r)
+            QCOMPARE(aligned.clockSkew.ranks[r].offsetNs, raw.clockSkew.ranks[r].offsetNs);
+        bool noted = false;
+        for (const std::string& note : aligned.notes)
+            noted = noted || note.starts_with("clocks aligned on rank 0's");
+        QVERIFY(noted);
+        // The CLI's flag.
+        const CommandResult cli = runCli("collectives " + dir.string() + " --align-clocks --format csv");
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.err.find("clocks aligned on rank 0's") != std::string::npos, cli.err.c_str());
     }
 
     void aRunWithoutSkewReadsZero()

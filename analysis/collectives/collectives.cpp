@@ -331,6 +331,32 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
         return result;
     }
 
+    // 1b. On the reference rank's clock: the offsets read from matching without alignment.
+    ClockSkew appliedSkew;
+    if (options.alignClocks) {
+        CollectiveOptions unaligned = options;
+        unaligned.alignClocks = false;
+        unaligned.compareWithHta = false;
+        appliedSkew = matchCollectives(run, unaligned).clockSkew;
+        int64_t moved = 0;
+        for (const RankClockOffset& offset : appliedSkew.ranks) {
+            if (!offset.estimated || offset.rankIndex >= units.size() || offset.offsetNs == 0)
+                continue;
+            ++moved;
+            for (Unit& u : units[offset.rankIndex]) {
+                u.startNs -= offset.offsetNs;
+                u.endNs -= offset.offsetNs;
+            }
+        }
+        if (appliedSkew.referenceRank >= 0)
+            result.notes.push_back("clocks aligned on rank " + std::to_string(appliedSkew.referenceRank) + "'s: "
+                                   + std::to_string(moved) + (moved == 1 ? " rank's" : " ranks'")
+                                   + " collective kernels moved by the offsets of clock-skew; times are on that clock");
+        else
+            result.notes.push_back("--align-clocks: no clock offset could be estimated (" + appliedSkew.error
+                                   + "); times are as recorded");
+    }
+
     // 2. Groups: members, the rule.
     const int worldSize = runWorldSize(run);
     result.groups = resolveGroups(run, groupKeys, units, worldSize);
@@ -477,8 +503,9 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
     }
 
     addNotes(run, options, worldSize, oversized, partial, result);
-    // 7. Each rank's clock offset, read from these instances' ends (clockskew.h).
-    result.clockSkew = estimateClockSkew(run, result);
+    // 7. Each rank's clock offset, read from these instances' ends (clockskew.h); aligned, the
+    // offsets that were applied.
+    result.clockSkew = options.alignClocks ? std::move(appliedSkew) : estimateClockSkew(run, result);
     return result;
 }
 

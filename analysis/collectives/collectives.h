@@ -48,6 +48,10 @@ namespace kscope {
 struct CollectiveOptions {
     bool htaCompat = false;     // times as loaded (HTA's rounding in that mode); no other change
     bool compareWithHta = true;  // run potentialStragglers() for the comparison
+    // Beyond HTA: each rank's kernel times moved onto the reference rank's clock by the offset
+    // clock-skew estimates (clockskew.h) before waits, arrival order and the straggler are read.
+    // Ranks without an estimate stay as they are. Collectives::clockSkew keeps the offsets used.
+    bool alignClocks = false;
 };
 
 enum class MatchRule : uint8_t { Seq, Order, EndTime };

@@ -20,6 +20,7 @@ struct CollectiveArgsCli {
     bool perStep = false;
     bool summary = false;
     bool arrivals = false;
+    bool alignClocks = false;
 };
 
 Action setupCollectives(CLI::App& app, const Invocation& invocation)
@@ -34,11 +35,14 @@ Action setupCollectives(CLI::App& app, const Invocation& invocation)
                                         "of transfer, busbw and skew");
     CLI::Option* arrivals = app.add_flag("--arrivals", args->arrivals,
                                          "one row per instance and rank: arrival, wait, lateness, last");
+    app.add_flag("--align-clocks", args->alignClocks,
+                 "beyond HTA: move each rank's kernels onto the reference rank's clock by the offsets "
+                 "clock-skew estimates before reading waits, arrival order and the straggler");
     perRank->excludes(perStep)->excludes(summary)->excludes(arrivals);
     perStep->excludes(summary)->excludes(arrivals);
     summary->excludes(arrivals);
     return [args, &invocation] {
-        const CollectiveOptions options{.htaCompat = invocation.common.htaCompat};
+        const CollectiveOptions options{.htaCompat = invocation.common.htaCompat, .alignClocks = args->alignClocks};
         const TableStyle style{.dropFirst = {"name", "start (us)", "step", "above_link_bw", "match", "algbw (GB/s)",
                                              "missing_ranks", "kernels", "bucket_low_bytes"},
                                .keep = {"collective", "skew (us)", "comm (us)"}};
