@@ -241,6 +241,22 @@ namespace {
 
 // Files of one run share a clock, a world size and (nearly always) a GPU model. Traces of two
 // runs load as one without complaint otherwise, and every cross-rank answer is then nonsense.
+// Other ranks have ProfilerSteps, so the run is trimmed to complete steps, but these have none.
+void warnRanksWithoutSteps(Run& run)
+{
+    for (const RankTrace& r : run.ranks) {
+        if (!r.steps.empty() || r.eventsRead == 0)
+            continue;
+        run.warnings.push_back(
+            {r.file, r.rank,
+             run.htaCompat ? "no ProfilerStep on this rank while other ranks have them: as HTA does, every event of "
+                             "the rank is dropped by last-step trimming (" +
+                                 std::to_string(r.eventsTrimmed) + " events)"
+                           : "no ProfilerStep on this rank while other ranks have them: the rank is kept whole, "
+                             "not trimmed to complete steps, and has no step to select"});
+    }
+}
+
 void warnIfNotOneRun(Run& run)
 {
     constexpr int64_t kClockApartNs = 3'600'000'000'000;  // an hour: no job starts its ranks that far apart
@@ -362,6 +378,8 @@ void assembleRun(Run& run, std::vector<ParsedFile> parsed, const LoadOptions& op
         if (!options.htaCompat)
             Column<uint32_t>().swap(r.events.fileIndex);  // served its purpose: streamsInFileOrder
     });
+    if (trim)
+        warnRanksWithoutSteps(run);
 }
 
 std::shared_ptr<Run> loadRun(const fs::path& folderOrFile, const LoadOptions& options, LoadProgress* progress,

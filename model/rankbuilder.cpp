@@ -601,6 +601,8 @@ std::vector<uint8_t> completeStepsMask(const EventTable& t, const StringPool& st
     if (!anyCpu)
         return {};
     if (lastStart == INT64_MIN) {
+        if (rule.keepRankWithoutSteps)
+            return {};
         lastStart = cpuMinTs;
         lastEnd = cpuMaxEnd;
     }

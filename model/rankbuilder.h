@@ -106,10 +106,15 @@ private:
 struct TrimRule {
     bool includeLastStep = false;
     bool keepGpuWithoutLaunch = false;
+    // A rank with no ProfilerStep of its own has no last step to trim: keep it whole. HTA instead
+    // keeps the CPU events before the rank's first one, that is none, and so drops the rank.
+    bool keepRankWithoutSteps = false;
 };
 inline TrimRule trimRuleFor(const LoadOptions& options)
 {
-    return {.includeLastStep = options.includeLastStep, .keepGpuWithoutLaunch = !options.htaCompat};
+    return {.includeLastStep = options.includeLastStep,
+            .keepGpuWithoutLaunch = !options.htaCompat,
+            .keepRankWithoutSteps = !options.htaCompat};
 }
 uint64_t trimToCompleteSteps(RankTrace& trace, const StringPool& strings, const TrimRule& rule);
 // The rows that trimming keeps, in any row order; empty when the rank has no CPU events.

@@ -400,6 +400,18 @@ private slots:
         QCOMPARE(run->ranks[2].events.size(), size_t(1));
         const auto kept = loadDir(dir, true, true);
         QCOMPARE(kept->ranks[1].events.size(), size_t(2));
+        // Both are said, per rank; and the default mode keeps the rank whole: it has no step to cut.
+        auto warnsRank1 = [](const Run& r, std::string_view what) {
+            return std::any_of(r.warnings.begin(), r.warnings.end(), [&](const LoadWarning& w) {
+                return w.rank == 1 && w.message.find(what) != std::string::npos;
+            });
+        };
+        QVERIFY(warnsRank1(*run, "every event of the rank is dropped"));
+        const auto native = loadDir(dir, false);
+        QCOMPARE(native->ranks[1].events.size(), size_t(2));
+        QCOMPARE(native->ranks[1].eventsTrimmed, uint64_t(0));
+        QVERIFY(warnsRank1(*native, "kept whole"));
+        QCOMPARE(native->ranks[0].events.size(), size_t(3));  // rank 0 is still trimmed to step 1
     }
 
     // infer_gpu_type: backend "mtia:hccl", then the symbols cudaLaunchKernel, hipLaunchKernel,
