@@ -75,6 +75,7 @@ private slots:
             {"gpu_op_without_launch", 4},  // k_overlapping, k_zero, k_orphan and the NCCL kernel
             {"launch_without_gpu_op", 1}, {"overlap_on_stream", 1}, {"zero_duration_gpu_op", 1},
             {"no_cpu_ops", 1},            {"no_record_param_comms", 1},
+            {"microsecond_timestamps", 1},  // k_zero: whole-us times say nothing of a sub-us op
         };
         QCOMPARE(checks[0], want);
         // Rank 2 has two steps where the others have three.
@@ -96,6 +97,24 @@ private slots:
     }
 
     // A run without ProfilerSteps loses nothing to trimming, and says it has none.
+    // The same 0 us kernel timed in nanoseconds is known to the nanosecond: no coarse-time info,
+    // and the example names the op and how many of the rank's GPU ops are that short.
+    void coarseTimestampsAreNotedOnlyWhereTheyAre()
+    {
+        const auto run = problemRun();
+        const TraceHealth coarse = traceHealth(*run);
+        const auto it = std::find_if(coarse.problems.begin(), coarse.problems.end(), [](const HealthProblem& p) {
+            return p.check == HealthCheck::MicrosecondTimestamps;
+        });
+        QVERIFY(it != coarse.problems.end());
+        QCOMPARE(it->rank, 0);
+        QVERIFY2(it->example.find("1 of 5 GPU ops last 1 us or less, e.g. k_zero") == 0, it->example.c_str());
+        QCOMPARE(severityOf(HealthCheck::MicrosecondTimestamps), HealthSeverity::Info);
+        for (RankTrace& rank : run->ranks)
+            rank.metadata.fractionalTimestamps = true;
+        QCOMPARE(checksByRank(traceHealth(*run))[0].count("microsecond_timestamps"), size_t(0));
+    }
+
     void missingStepsAreNoted()
     {
         RunBuilder b;

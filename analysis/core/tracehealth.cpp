@@ -66,8 +66,9 @@ public:
     // Launches and GPU work that lost their partner, overlaps on a stream, zero durations.
     void gpuWork(KernelTypeCache& types)
     {
-        int64_t noLaunch = 0, outsideWindow = 0, overlaps = 0, zero = 0, nccl = 0;
-        EventIndex noLaunchExample = kNoEvent, overlapExample = kNoEvent, zeroExample = kNoEvent;
+        int64_t noLaunch = 0, outsideWindow = 0, overlaps = 0, zero = 0, nccl = 0, short1us = 0;
+        EventIndex noLaunchExample = kNoEvent, overlapExample = kNoEvent, zeroExample = kNoEvent,
+                   shortExample = kNoEvent;
         struct StreamEnd {
             int stream;
             int64_t endNs;
@@ -90,6 +91,11 @@ public:
                 ++zero;
                 if (zeroExample == kNoEvent)
                     zeroExample = e;
+            }
+            if (m_events.durNs[e] <= 1000) {
+                ++short1us;
+                if (shortExample == kNoEvent)
+                    shortExample = e;
             }
             const int stream = m_events.stream[e];
             last = findStream(ends, stream, last);
@@ -114,6 +120,12 @@ public:
                 eventText(m_run, m_rank, overlapExample) + " on stream " + std::to_string(m_events.stream[overlapExample]));
         if (zero > 0)
             add(HealthCheck::ZeroDurationGpuOp, zero, eventText(m_run, m_rank, zeroExample));
+        // Whole-microsecond timestamps (older profilers) time an op of 1 us or less to +-1 us: its
+        // duration, and the gaps around it, may be off by all it measures.
+        if (!m_rank.metadata.fractionalTimestamps && short1us > 0)
+            add(HealthCheck::MicrosecondTimestamps, short1us,
+                std::to_string(short1us) + " of " + std::to_string(m_gpuOps) + " GPU ops last 1 us or less, e.g. "
+                    + eventText(m_run, m_rank, shortExample));
     }
 
     // Launch calls whose GPU op is missing, and what the profiler did not record.
@@ -215,9 +227,10 @@ const char* toString(HealthCheck check)
     case HealthCheck::NoCpuOps: return "no_cpu_ops";
     case HealthCheck::NoRecordParamComms: return "no_record_param_comms";
     case HealthCheck::NoCollectiveSeq: return "no_collective_seq";
-    case HealthCheck::NoProfilerSteps: break;
+    case HealthCheck::NoProfilerSteps: return "no_profiler_steps";
+    case HealthCheck::MicrosecondTimestamps: break;
     }
-    return "no_profiler_steps";
+    return "microsecond_timestamps";
 }
 
 const std::vector<std::string_view>& affectedCommands(HealthCheck check)
@@ -233,6 +246,7 @@ const std::vector<std::string_view>& affectedCommands(HealthCheck check)
     static const Names kSkew{"collectives", "critical-path", "timeline"};
     static const Names kNoCpuOps{"ops", "memory", "idle-causes", "critical-path", "patterns"};
     static const Names kCollectives{"collectives", "clock-skew"};
+    static const Names kCoarseTime{"kernels", "kernel-dist", "idle", "idle-causes", "queue-length", "overlap"};
     switch (check) {
     case HealthCheck::FileFailed:
     case HealthCheck::FilePartial:
@@ -248,9 +262,10 @@ const std::vector<std::string_view>& affectedCommands(HealthCheck check)
     case HealthCheck::ClockSkew: return kSkew;
     case HealthCheck::NoCpuOps: return kNoCpuOps;
     case HealthCheck::NoRecordParamComms:
-    case HealthCheck::NoCollectiveSeq: break;
+    case HealthCheck::NoCollectiveSeq: return kCollectives;
+    case HealthCheck::MicrosecondTimestamps: break;
     }
-    return kCollectives;
+    return kCoarseTime;
 }
 
 bool affectsCommand(HealthCheck check, std::string_view command)
@@ -277,6 +292,7 @@ HealthSeverity severityOf(HealthCheck check)
     case HealthCheck::NoCollectiveSeq:
     case HealthCheck::NoProfilerSteps:
     case HealthCheck::ZeroDurationGpuOp:
+    case HealthCheck::MicrosecondTimestamps:
         return HealthSeverity::Info;
     default:
         break;

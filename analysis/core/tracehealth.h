@@ -4,6 +4,7 @@
 // and which analyses each one degrades: files that failed or were cut short, events the loader
 // refused, GPU work whose launch is missing and launches whose GPU work is missing, GPU ops that
 // overlap on one stream, GPU work of zero duration, ProfilerStep counts that differ across ranks,
+// timestamps too coarse for the GPU ops they time,
 // clocks off by more than the collective waits, and what the profiler did not record (CPU ops,
 // record_param_comms, Seq, steps, any GPU activity).
 
@@ -27,6 +28,9 @@ enum class HealthCheck : uint8_t {
     FilePartial,          // read only up to an error
     BadEvents,            // events refused at load (missing ts, negative dur, ...)
     TimestampUnit,        // the ranks mix whole-microsecond and nanosecond timestamps
+    // Broken ac2g flows: Kineto's flow id is the launch's correlation, so these are the flows from
+    // a launch to its GPU op that lost one end. (Counting ph "s" against ph "f" would not do: a
+    // graph launch has one start and many ends.)
     GpuOpWithoutLaunch,   // kernels, memcpys, memsets whose launch is not in the trace
     LaunchWithoutGpuOp,   // launch calls whose GPU op is not in the trace
     OverlapOnStream,      // GPU ops that start before the previous one on their stream ended
@@ -38,12 +42,13 @@ enum class HealthCheck : uint8_t {
     NoRecordParamComms,   // NCCL kernels but no record_param_comms op
     NoCollectiveSeq,      // record_param_comms without "Seq": collectives matched by order
     NoProfilerSteps,      // no ProfilerStep#N annotation
+    MicrosecondTimestamps,  // whole-microsecond timestamps: GPU ops of 1 us or less are known to +-1 us
 };
-inline constexpr int kHealthCheckCount = 15;
+inline constexpr int kHealthCheckCount = 16;
 // "file_failed", "file_partial", "bad_events", "timestamp_unit", "gpu_op_without_launch",
 // "launch_without_gpu_op", "overlap_on_stream", "zero_duration_gpu_op", "step_count_differs",
 // "clock_skew", "no_gpu_activity", "no_cpu_ops", "no_record_param_comms", "no_collective_seq",
-// "no_profiler_steps"
+// "no_profiler_steps", "microsecond_timestamps"
 const char* toString(HealthCheck check);
 // The analyses, by CLI command name, whose answers the problem degrades; {"*"}: every analysis.
 const std::vector<std::string_view>& affectedCommands(HealthCheck check);
