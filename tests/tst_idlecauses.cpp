@@ -13,6 +13,7 @@
 
 #include <QtTest>
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
@@ -156,6 +157,18 @@ private slots:
         for (const IdleTimeRow& row : idle.rows)
             idleNs += row.idleNs;
         QCOMPARE(result.totalIdleNs, idleNs);
+        // Per stream: each cause's streams add up to its rank total, and each stream's ratios to 1.
+        std::map<IdleCause, int64_t> byCause;
+        std::map<int, double> ratioOfStream;
+        for (const IdleCauseRow& row : result.byStream) {
+            QVERIFY(row.stream >= 0);
+            byCause[row.cause] += row.idleNs;
+            ratioOfStream[row.stream] += row.ratio;
+        }
+        for (const IdleCauseRow& row : result.byRank)
+            QCOMPARE(byCause[row.cause], row.idleNs);
+        for (const auto& [stream, ratio] : ratioOfStream)
+            QVERIFY2(std::abs(ratio - 1.0) < 1e-9, qPrintable(QString::number(stream)));
         // Per step: all of it in ProfilerStep 1 but the gap before the op with no launch.
         QCOMPARE(int(result.byStep.size()), kIdleCauseCount);
         for (const IdleCauseRow& row : result.byStep)
@@ -247,8 +260,13 @@ private slots:
         QCOMPARE(gaps.exitCode, 0);
         QVERIFY(gaps.out.starts_with("rank,stream,step,start (us),duration (us),cause,cause_time (us),cause_op,next,partial\n"));
         QVERIFY(gaps.out.find("\n0,") == std::string::npos);  // rank 1 only
+        const CommandResult streams = runCli("idle-causes " + dir.string() + " --by-stream --format csv");
+        QCOMPARE(streams.exitCode, 0);
+        QVERIFY(streams.out.starts_with("rank,stream,cause,"));
+        QVERIFY(streams.out.find("\n0,7,data_loading,") != std::string::npos);
         const CommandResult both = runCli("idle-causes " + dir.string() + " --gaps --by-step");
         QCOMPARE(both.exitCode, 1);
+        QCOMPARE(runCli("idle-causes " + dir.string() + " --by-stream --by-step").exitCode, 1);
         const CommandResult wrong = runCli("idle-causes " + dir.string() + " --streams x");
         QCOMPARE(wrong.exitCode, 1);
     }

@@ -375,6 +375,8 @@ IdleCauses idleCauses(const Run& run, const IdleCausesOptions& options)
         std::map<int, std::array<IdleCauseRow, kCauses>> stepRows;
         int64_t rankIdleNs = 0;
         std::map<int, int64_t> stepIdleNs;
+        std::map<int, std::array<IdleCauseRow, kCauses>> streamRows;
+        std::map<int, int64_t> streamIdleNs;
         for (const IdleGap& gap : gaps) {
             IdleCauseGap explained = causes.explain(gap);
             explained.rankIndex = rankIndex;
@@ -388,6 +390,10 @@ IdleCauses idleCauses(const Run& run, const IdleCausesOptions& options)
             ++steps[c].gaps;
             steps[c].idleNs += length;
             stepIdleNs[explained.step] += length;
+            auto& streams = streamRows[explained.stream];
+            ++streams[c].gaps;
+            streams[c].idleNs += length;
+            streamIdleNs[explained.stream] += length;
             ++result.totalGaps;
             result.totalIdleNs += length;
             if (options.listGaps) {
@@ -396,7 +402,8 @@ IdleCauses idleCauses(const Run& run, const IdleCausesOptions& options)
                 result.gaps.push_back(std::move(explained));
             }
         }
-        auto emit = [&](std::vector<IdleCauseRow>& out, std::array<IdleCauseRow, kCauses>& rows, int step, int64_t total) {
+        auto emit = [&](std::vector<IdleCauseRow>& out, std::array<IdleCauseRow, kCauses>& rows, int step, int stream,
+                        int64_t total) {
             for (int c = 0; c < kCauses; ++c) {
                 if (rows[c].gaps == 0)
                     continue;
@@ -404,14 +411,17 @@ IdleCauses idleCauses(const Run& run, const IdleCausesOptions& options)
                 row.rankIndex = rankIndex;
                 row.rank = rank->rank;
                 row.step = step;
+                row.stream = stream;
                 row.cause = static_cast<IdleCause>(c);
                 row.ratio = total > 0 ? static_cast<double>(row.idleNs) / static_cast<double>(total) : 0.0;
                 out.push_back(row);
             }
         };
-        emit(result.byRank, rankRows, -1, rankIdleNs);
+        emit(result.byRank, rankRows, -1, -1, rankIdleNs);
         for (auto& [step, rows] : stepRows)
-            emit(result.byStep, rows, step, stepIdleNs[step]);
+            emit(result.byStep, rows, step, -1, stepIdleNs[step]);
+        for (auto& [stream, rows] : streamRows)
+            emit(result.byStream, rows, -1, stream, streamIdleNs[stream]);
         if (!causes.hasHostEvents())
             result.notes.push_back(rankLabel(rank->rank)
                                    + " recorded no CPU op or runtime call: every gap is no_host_activity or launch_not_in_trace");

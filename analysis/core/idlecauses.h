@@ -61,11 +61,13 @@ struct IdleCauseGap {
     std::string causeName;       // its name
 };
 
-// Σ of the gaps each cause won, per rank (IdleCauses::byRank) or per rank and step (byStep).
+// Σ of the gaps each cause won, per rank (IdleCauses::byRank), per rank and step (byStep) or per
+// rank and stream (byStream).
 struct IdleCauseRow {
     RankIndex rankIndex;
     int rank = -1;
-    int step = -1;               // byStep: ProfilerStep of the op after the gap, -1 outside steps; byRank: -1
+    int step = -1;               // byStep: ProfilerStep of the op after the gap, -1 outside steps; else -1
+    int stream = -1;             // byStream: the GPU stream of the gap; else -1
     IdleCause cause = IdleCause::NoHostActivity;
     int64_t gaps = 0;
     int64_t idleNs = 0;          // Σ length of the gaps this cause won
@@ -75,6 +77,7 @@ struct IdleCauseRow {
 struct IdleCauses {
     std::vector<IdleCauseRow> byRank;  // by rank in run order, causes in enum order; causes with gaps only
     std::vector<IdleCauseRow> byStep;  // by rank, step ascending (-1 first), cause
+    std::vector<IdleCauseRow> byStream;  // by rank, stream ascending, cause; ratio of the stream's idle time
     std::vector<IdleCauseGap> gaps;  // with listGaps: by rank, then start of the op after the gap
     int64_t totalGaps = 0;
     int64_t totalIdleNs = 0;

@@ -7,19 +7,24 @@
 
 namespace kscope {
 
-Table idleCausesTable(const IdleCauses& result, bool byStep)
+Table idleCausesTable(const IdleCauses& result, IdleCauseGrouping grouping)
 {
+    const bool byStep = grouping == IdleCauseGrouping::Step, byStream = grouping == IdleCauseGrouping::Stream;
     Table table;
     table.columns = {"rank"};
     if (byStep)
         table.columns.emplace_back("step");
+    if (byStream)
+        table.columns.emplace_back("stream");
     for (TableColumn column : {TableColumn("cause"), TableColumn("gaps"), micros("idle_time (us)"), fraction("ratio")})
         table.columns.push_back(std::move(column));
-    for (const IdleCauseRow& row : byStep ? result.byStep : result.byRank) {
+    for (const IdleCauseRow& row : byStep ? result.byStep : byStream ? result.byStream : result.byRank) {
         std::vector<Cell> cells;
         cells.emplace_back(int64_t{row.rank});
         if (byStep)
             cells.emplace_back(int64_t{row.step});
+        if (byStream)
+            cells.emplace_back(int64_t{row.stream});
         cells.emplace_back(std::string(toString(row.cause)));
         cells.emplace_back(row.gaps);
         cells.push_back(microsCell(row.idleNs));

@@ -9,8 +9,10 @@ namespace kscope {
 struct Run;
 struct IdleCauses;
 
-// Time per cause: per rank, or per rank and step (IdleCauses::byRank / byStep).
-Table idleCausesTable(const IdleCauses& result, bool byStep);
+// Time per cause: per rank, per rank and step, or per rank and stream (IdleCauses::byRank /
+// byStep / byStream).
+enum class IdleCauseGrouping : uint8_t { Rank, Step, Stream };
+Table idleCausesTable(const IdleCauses& result, IdleCauseGrouping grouping = IdleCauseGrouping::Rank);
 // One row per gap (IdleCauses::gaps): where it starts (since the run's first event), how long it
 // lasts, its cause and the op that names it, the GPU op after it. `only`: the gaps of one cause.
 enum class IdleCause : uint8_t;

@@ -82,6 +82,7 @@ Action setupIdleCauses(CLI::App& app, const Invocation& invocation)
 {
     auto options = std::make_shared<IdleCausesOptions>();
     auto byStep = std::make_shared<bool>(false);
+    auto byStream = std::make_shared<bool>(false);
     app.add_option_function<std::string>(
            "--data-load-events",
            [options](const std::string& text) {
@@ -94,15 +95,22 @@ Action setupIdleCauses(CLI::App& app, const Invocation& invocation)
         ->type_name("NAME,...");
     addGapOptions(app, options->streams, options->consecutiveKernelDelayUs);
     CLI::Option* steps = app.add_flag("--by-step", *byStep, "time per cause per rank and ProfilerStep");
+    CLI::Option* streams =
+        app.add_flag("--by-stream", *byStream, "time per cause per rank and GPU stream")->excludes(steps);
     app.add_flag("--gaps", options->listGaps, "one row per gap: its cause, the op that names it, the GPU op after it")
-        ->excludes(steps);
-    return [options, byStep, &invocation] {
+        ->excludes(steps)
+        ->excludes(streams);
+    return [options, byStep, byStream, &invocation] {
         const TableStyle style{.dropFirst = {"cause_time (us)", "step", "start (us)"}, .keep = {"rank", "cause"}};
         return runAnalysis(
             invocation,
             [&](const Run& run) {
                 const IdleCauses result = idleCauses(run, *options);
-                return options->listGaps ? idleCauseGapsTable(run, result) : idleCausesTable(result, *byStep);
+                if (options->listGaps)
+                    return idleCauseGapsTable(run, result);
+                return idleCausesTable(result, *byStep     ? IdleCauseGrouping::Step
+                                               : *byStream ? IdleCauseGrouping::Stream
+                                                           : IdleCauseGrouping::Rank);
             },
             style);
     };

@@ -37,6 +37,7 @@
 #include <QThreadPool>
 
 #include <cstdlib>
+#include <set>
 #include <variant>
 
 using namespace kscope;
@@ -205,8 +206,15 @@ void TestMainWindow::clickIdleCauseListsItsGaps()
     options.listGaps = true;
     const IdleCauses causes = idleCauses(*w().session()->slice(), options);
     QVERIFY(causes.byRank.size() >= 2);
-    QCOMPARE(chart->plottableCount(), int(causes.byRank.size()));  // a bar per cause, each its colour
-    // Click the bar of the first cause (key 0, bars are horizontal), close to the value axis.
+    // One stacked bar for the rank, then one per stream; a series (a colour) per cause.
+    QCOMPARE(chart->plottableCount(), int(causes.byRank.size()));
+    std::set<int> streams;
+    for (const IdleCauseRow& row : causes.byStream)
+        streams.insert(row.stream);
+    QVERIFY(!streams.empty());
+    QCOMPARE(chart->plottable(0)->interface1D()->dataCount(), int(streams.size()) + 1);
+    // Click the first segment of the rank's bar (key 0, bars are horizontal), near the value
+    // axis: the first cause's.
     const QPoint bar(int(chart->xAxis->coordToPixel(0.5)), int(chart->yAxis->coordToPixel(0.0)));
     QVERIFY(chart->axisRect()->rect().contains(bar));
     QTest::mouseClick(chart, Qt::LeftButton, Qt::NoModifier, bar);

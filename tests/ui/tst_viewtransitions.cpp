@@ -235,7 +235,7 @@ Table TestViewTransitions::expected(const QString& name) const
             m_window->session()->option(QStringLiteral("idle"), QStringLiteral("consecutiveKernelDelayUs"), 30.0).toDouble();
         options.listGaps = true;
         const IdleCauses causes = idleCauses(slice, options);
-        return name.startsWith(QLatin1String("idle-causes")) ? idleCausesTable(causes, false) : idleCauseGapsTable(slice, causes);
+        return name.startsWith(QLatin1String("idle-causes")) ? idleCausesTable(causes) : idleCauseGapsTable(slice, causes);
     }
     if (name.startsWith(QLatin1String("launch-"))) {
         LaunchStatsOptions options;

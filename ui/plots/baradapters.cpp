@@ -207,35 +207,58 @@ BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ran
 
 BarChartData idleCauseBars(const IdleCauses& result, const IdleRank& rank, bool percent)
 {
+    // Beside HTA's split per stream, the same streams split by host cause: one stacked bar for the
+    // whole rank, then one per stream; a segment's series is its cause, so a click names it.
     BarChartData data;
     data.title = tr("Idle causes on rank %1").arg(rank.name);
-    data.keyLabel = tr("Cause");
+    data.keyLabel = tr("Stream");
     data.horizontal = true;
-    data.colorPerKey = true;
     data.percent = percent;
-    double maxNs = 0;
+    std::vector<const IdleCauseRow*> totals;
     for (const IdleCauseRow& row : result.byRank)
         if (row.rank == rank.number)
-            maxNs = std::max(maxNs, double(row.idleNs));
+            totals.push_back(&row);
+    if (totals.empty()) {
+        data.message = errorMessage(result.error, tr("Rank %1 has no idle gap on a GPU stream").arg(rank.name));
+        return data;
+    }
+    std::vector<int> streams;
+    for (const IdleCauseRow& row : result.byStream)
+        if (row.rank == rank.number && (streams.empty() || streams.back() != row.stream))
+            streams.push_back(row.stream);
+    double maxNs = 0;
+    for (const IdleCauseRow* row : totals)
+        maxNs += double(row->idleNs);
     const TimeUnit unit = unitFor(maxNs);
     data.valueLabel = percent ? tr("Share of idle time (%)") : tr("Idle time (%1)").arg(unit.label);
-    BarSeries series{tr("Idle time"), palette::idleTime(), {}};
-    for (const IdleCauseRow& row : result.byRank) {
-        if (row.rank != rank.number)
-            continue;
-        data.keys.push_back(data.keys.size());
-        data.ids.push_back(static_cast<int>(row.cause));
-        data.keyLabels.push_back(fmt::qstr(toString(row.cause)).replace(QLatin1Char('_'), QLatin1Char(' ')));
-        data.keyColors.push_back(palette::idleCause(row.cause));
-        series.values.push_back(percent ? row.ratio * 100.0 : row.idleNs / unit.nsPerUnit);
-        data.tooltips.push_back(tr("%1: %2 in %3 gaps (%4 of the idle time)\nClick to list the gaps")
-                                    .arg(fmt::qstr(toString(row.cause)), fmt::micros(double(row.idleNs)))
-                                    .arg(row.gaps)
-                                    .arg(fmt::percent(row.ratio * 100.0)));
+    const int keyCount = int(streams.size()) + 1;
+    for (int k = 0; k < keyCount; ++k) {
+        data.keys.push_back(k);
+        data.ids.push_back(-1);
+        data.keyLabels.push_back(k == 0 ? tr("all") : QString::number(streams[size_t(k - 1)]));
     }
-    data.series.push_back(std::move(series));
-    if (data.keys.isEmpty())
-        data.message = errorMessage(result.error, tr("Rank %1 has no idle gap on a GPU stream").arg(rank.name));
+    QStringList lines(keyCount);
+    lines[0] = tr("All streams of rank %1").arg(rank.name);
+    for (int k = 1; k < keyCount; ++k)
+        lines[k] = tr("Stream %1").arg(streams[size_t(k - 1)]);
+    for (const IdleCauseRow* total : totals) {
+        BarSeries series{fmt::qstr(toString(total->cause)).replace(QLatin1Char('_'), QLatin1Char(' ')),
+                         palette::idleCause(total->cause), QVector<double>(keyCount, 0.0), static_cast<int>(total->cause)};
+        auto put = [&](int key, const IdleCauseRow& row) {
+            series.values[key] = percent ? row.ratio * 100.0 : double(row.idleNs) / unit.nsPerUnit;
+            lines[key] += tr("\n%1: %2 in %3 gaps (%4)")
+                              .arg(fmt::qstr(toString(row.cause)), fmt::micros(double(row.idleNs)))
+                              .arg(row.gaps)
+                              .arg(fmt::percent(row.ratio * 100.0));
+        };
+        put(0, *total);
+        for (const IdleCauseRow& row : result.byStream)
+            if (row.rank == rank.number && row.cause == total->cause)
+                put(1 + int(std::find(streams.begin(), streams.end(), row.stream) - streams.begin()), row);
+        data.series.push_back(std::move(series));
+    }
+    for (QString& line : lines)
+        data.tooltips.push_back(line + tr("\nClick a segment to list its cause's gaps"));
     return data;
 }
 

@@ -94,6 +94,8 @@ void drawBars(ChartView& view, const BarChartData& data)
                 bars->moveAbove(below);
             below = bars;
             view.setPlottableTooltips(bars, data.tooltips);
+            if (series.id >= 0)
+                view.setPlottableId(bars, series.id);
         }
         view.setLegendVisible(data.series.size() > 1);
     }

@@ -38,7 +38,9 @@ ChartView::ChartView(const QString& exportName, QWidget* parent) : QCustomPlot(p
         QCPAbstractPlottable* plottable = plottableAt(event->position(), false, &index);
         if (!plottable || !plottable->interface1D() || index < 0 || index >= plottable->interface1D()->dataCount())
             return;
-        const int id = m_keyIds.value(plottable->interface1D()->dataMainKey(index), -1);
+        const int id = m_plottableIds.contains(plottable)
+                           ? m_plottableIds.value(plottable)
+                           : m_keyIds.value(plottable->interface1D()->dataMainKey(index), -1);
         if (id >= 0)
             emit idClicked(id);
     });
@@ -186,9 +188,27 @@ void ChartView::applyKeyTickDensity(QSize forSize)
     ticker->setTickCount(std::max(2, std::min(m_integerKeys + 1, room / perLabel)));
 }
 
+// As many legend items per row as fit the chart's width (at most six), so no name is clipped.
+void ChartView::fitLegendColumns(int forWidth)
+{
+    const QFontMetrics metrics(legend->font());
+    int widest = 0;
+    for (int i = 0; i < legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i)))
+            widest = std::max(widest, metrics.horizontalAdvance(item->plottable()->name()));
+    const int itemWidth = widest + legend->iconSize().width() + legend->iconTextPadding() + 12;
+    const int room = std::max(1, (forWidth > 0 ? forWidth : width()) - 24);
+    const int columns = std::clamp(room / std::max(1, itemWidth), 1, 6);
+    if (legend->wrap() != columns) {
+        legend->setWrap(columns);
+        legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true);  // rearranges the items already there
+    }
+}
+
 void ChartView::resizeEvent(QResizeEvent* event)
 {
     updateTitleText();
+    fitLegendColumns(event->size().width());
     QCustomPlot::resizeEvent(event);
     applyKeyTickDensity();
 }
@@ -230,6 +250,7 @@ void ChartView::clearChart(const QString& title, bool keyAxisIsX)
     m_bands.clear();
     m_tooltips.clear();
     m_keyIds.clear();
+    m_plottableIds.clear();
     m_keyAxisIsX = keyAxisIsX;
     m_integerKeys = 0;
     m_markedIds.clear();
@@ -295,6 +316,7 @@ void ChartView::finishChart()
     QCPAxis* valueAxis = m_keyAxisIsX ? yAxis : xAxis;
     m_homeKeyRange = keyAxis->range();
     m_homeValueRange = valueAxis->range();
+    fitLegendColumns();
     updateHighlight();
     replot();
 }

@@ -25,6 +25,8 @@ public:
     void clearChart(const QString& title, bool keyAxisIsX);
     void setPlottableTooltips(QCPAbstractPlottable* plottable, const QStringList& tooltips);
     void setKeyId(double key, int id) { m_keyIds.insert(key, id); }
+    // A click on any bar of this plottable (a stacked segment's series) gives this id, not its key's.
+    void setPlottableId(QCPAbstractPlottable* plottable, int id) { m_plottableIds.insert(plottable, id); }
     void showMessage(const QString& text);
     // Nothing to draw: no axes, no legend, only the message (no run, computing, no result).
     void showOnlyMessage(const QString& text);
@@ -77,6 +79,7 @@ private:
     void exportWithDialog(bool pdf, bool askSize, bool withSelection = false);
     void updateHighlight();
     void updateTitleText(int forWidth = 0);         // 0: the widget's width
+    void fitLegendColumns(int forWidth = 0);        // 0: the widget's width
     void applyKeyTickDensity(QSize forSize = {});  // invalid: the widget's size
 
     QString m_exportName;
@@ -94,6 +97,7 @@ private:
     bool m_keyAxisIsX = true;
     QHash<QCPAbstractPlottable*, QStringList> m_tooltips;
     QMap<double, int> m_keyIds;
+    QHash<QCPAbstractPlottable*, int> m_plottableIds;
     QList<int> m_highlightedIds;
     QList<int> m_markedIds;
     QList<QCPItemRect*> m_bands;

@@ -32,6 +32,7 @@ struct BarSeries {
     QString name;
     QColor color;
     QVector<double> values;  // one per key
+    int id = -1;             // >= 0: what a click on any of its bars selects, instead of the key's id
 };
 
 // Stacked bars (one series) or stacked segments (several series) at integer keys.

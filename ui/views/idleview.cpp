@@ -79,7 +79,6 @@ public:
             if (cause < 0 || cause >= kIdleCauseCount)
                 return;
             m_cause = static_cast<IdleCause>(cause);
-            m_causes->setHighlightedIds({cause});
             showCauseGaps();
         });
         connect(m_causeGaps, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) {
@@ -180,7 +179,6 @@ protected:
             m_cause = std::max_element(rows.begin(), rows.end(), [](const IdleCauseRow& a, const IdleCauseRow& b) {
                           return a.idleNs < b.idleNs;
                       })->cause;
-        m_causes->setHighlightedIds({static_cast<int>(m_cause)});
         showCauseGaps();
     }
 
@@ -197,7 +195,7 @@ protected:
                 m_causeRows.push_back(g);
         m_causeCaption->setText(m_hostCauses->gaps.empty()
                                     ? tr("No idle gap on a GPU stream")
-                                    : tr("<b>%1</b>: %2 (click a bar for another cause)")
+                                    : tr("<b>%1</b>: %2 (click a segment for another cause)")
                                           .arg(fmt::qstr(toString(m_cause)), fmt::count(m_causeRows.size(), "gap", "gaps")));
         m_causeGaps->setTable(std::make_shared<Table>(idleCauseGapsTable(slice(), *m_hostCauses, m_cause)));
     }
@@ -245,7 +243,7 @@ protected:
         return {{QStringLiteral("idle-time-%1").arg(m_streamsTag), idleTable(*m_idle)},
                 {QStringLiteral("idle-histogram-%1").arg(m_rankTag), idleHistogramTable(*m_bins)},
                 {QStringLiteral("idle-gaps-%1").arg(m_rankTag), idleGapsTable(slice(), *m_bins)},
-                {QStringLiteral("idle-causes-%1").arg(m_rankTag), idleCausesTable(*m_hostCauses, false)},
+                {QStringLiteral("idle-causes-%1").arg(m_rankTag), idleCausesTable(*m_hostCauses)},
                 {QStringLiteral("idle-cause-gaps-%1").arg(m_rankTag), idleCauseGapsTable(slice(), *m_hostCauses)}};
     }
 
