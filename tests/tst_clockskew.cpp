@@ -5,6 +5,7 @@
 
 #include "analysis/collectives/clockskew.h"
 #include "analysis/collectives/collectives.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "model/loader.h"
 #include "model/synth/synthrun.h"
 #include "support/collectivetrace.h"
@@ -16,7 +17,9 @@
 #include <QJsonObject>
 #include <QtTest>
 
+#include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -183,6 +186,84 @@ private slots:
         const CommandResult cli = runCli("collectives " + dir.string() + " --align-clocks --format csv");
         QCOMPARE(cli.exitCode, 0);
         QVERIFY2(cli.err.find("clocks aligned on rank 0's") != std::string::npos, cli.err.c_str());
+    }
+
+    // Skewed by up to 3 ms, the recorded clocks name the wrong rank as last to arrive in some
+    // collectives (a wait that changes sign), and the answers say so; on the reference clock every
+    // last arrival is the truth's, and the cross-rank critical path is the unskewed run's.
+    void skewThatChangesWhoArrivedLastIsNotedAndAligned()
+    {
+        constexpr int kStraggler = 2;
+        const auto straggled = [](int64_t skewNs) {
+            SynthOptions o;
+            o.ranks = 4;
+            o.steps = 3;
+            o.seed = 5;
+            o.stragglerRank = kStraggler;
+            o.clockSkewNs = skewNs;
+            const auto d = scratchDir("clockskew-straggler-" + std::to_string(skewNs));
+            [&] { QVERIFY(writeSynthRun(d, o).ok); }();
+            return loadRun(d, LoadOptions{});
+        };
+        SynthOptions options;
+        options.ranks = 4;
+        options.steps = 3;
+        options.seed = 5;
+        options.clockSkewNs = 3'000'000;
+        const auto dir = scratchDir("clockskew-sign");
+        const SynthResult written = writeSynthRun(dir, options);
+        QVERIFY2(written.ok, written.error.c_str());
+        const auto run = loadRun(dir, LoadOptions{});
+        QFile file(QString::fromStdString(written.truthFile.string()));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        std::map<int64_t, int> truthLast;  // by Seq
+        for (const QJsonValue v : QJsonDocument::fromJson(file.readAll())
+                                      .object().value(QLatin1String("collectives")).toObject()
+                                      .value(QLatin1String("instances")).toArray())
+            if (v.toObject().value(QLatin1String("kept")).toBool())
+                truthLast[int64_t(v.toObject().value(QLatin1String("seq")).toDouble())] =
+                    v.toObject().value(QLatin1String("lastRank")).toInt();
+        const Collectives raw = matchCollectives(*run, {.compareWithHta = false});
+        const Collectives aligned = matchCollectives(*run, {.compareWithHta = false, .alignClocks = true});
+        int64_t rawWrong = 0;
+        for (const CollectiveInstance& in : raw.instances)
+            rawWrong += in.lastRank != truthLast.at(in.seq);
+        for (const CollectiveInstance& in : aligned.instances)
+            QCOMPARE(in.lastRank, truthLast.at(in.seq));
+        QVERIFY2(rawWrong > 0, "the skew should mislead the recorded clocks");
+        const std::string counted = std::to_string(rawWrong) + " of " + std::to_string(raw.instances.size());
+        auto hasNote = [](const std::vector<std::string>& notes, const std::string& text) {
+            return std::any_of(notes.begin(), notes.end(), [&](const std::string& n) { return n.find(text) != std::string::npos; });
+        };
+        QVERIFY(hasNote(raw.notes, "change the last rank to arrive in " + counted + " collectives"));
+        QVERIFY(hasNote(aligned.notes, "another than as recorded in " + counted + " collectives"));
+
+        // The cross-rank critical path, on the truth's straggler run: the same run without skew
+        // puts it on the straggler; aligned, the skewed run gives that very path; as recorded, not.
+        auto hasPathNote = [&](const CrossRankPath& path, const std::string& text) { return hasNote(path.notes, text); };
+        const CrossRankPath truthPath = criticalPathAllRanks(*straggled(0), {});
+        const auto skewed = straggled(options.clockSkewNs);
+        CriticalPathOptions alignOption;
+        alignOption.alignClocks = true;
+        const CrossRankPath alignedPath = criticalPathAllRanks(*skewed, alignOption);
+        const CrossRankPath rawPath = criticalPathAllRanks(*skewed, {});
+        QVERIFY2(truthPath.error.empty() && alignedPath.error.empty() && rawPath.error.empty(), rawPath.error.c_str());
+        auto holder = [](const CrossRankPath& path) {
+            return std::max_element(path.shares.begin(), path.shares.end(), [](const CrossRankShare& x, const CrossRankShare& y) {
+                       return x.durationNs < y.durationNs;
+                   })->rank;
+        };
+        QCOMPARE(holder(truthPath), kStraggler);
+        QCOMPARE(holder(alignedPath), kStraggler);
+        QVERIFY(std::abs(alignedPath.lengthNs - truthPath.lengthNs) <= kToleranceNs);
+        QVERIFY(holder(rawPath) != kStraggler);
+        QVERIFY(hasPathNote(alignedPath, "clocks aligned on rank 0's"));
+        QVERIFY(hasPathNote(rawPath, "--align-clocks reads them on rank 0's"));
+        QVERIFY(!hasPathNote(truthPath, "clock offsets change"));
+        const CommandResult cli = runCli("critical-path " + dir.string() + " --all-ranks --align-clocks --format csv");
+        QCOMPARE(cli.exitCode, 0);
+        QVERIFY2(cli.err.find("clocks aligned on rank 0's") != std::string::npos, cli.err.c_str());
+        QCOMPARE(runCli("critical-path " + dir.string() + " --align-clocks").exitCode, 1);  // needs --all-ranks
     }
 
     void aRunWithoutSkewReadsZero()

@@ -132,7 +132,7 @@ private slots:
     {
         // The arity detector against structs whose fields are known.
         QCOMPARE(options_key_detail::fieldCount<IdleTimeOptions>(), size_t(5));
-        QCOMPARE(options_key_detail::fieldCount<CriticalPathOptions>(), size_t(9));
+        QCOMPARE(options_key_detail::fieldCount<CriticalPathOptions>(), size_t(10));
         QCOMPARE(options_key_detail::fieldCount<TraceDiffOptions>(), size_t(9));
     }
 

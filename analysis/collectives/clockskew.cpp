@@ -160,6 +160,64 @@ bool offsetExceedsWaits(const ClockSkew& skew, int64_t offsetNs)
     return size > kClockSkewNoiseNs && size > skew.medianWaitNs;
 }
 
+LastArrivalChanges lastArrivalChanges(const Collectives& collectives, const ClockSkew& skew, bool arrivalsAligned)
+{
+    LastArrivalChanges out;
+    std::vector<int64_t> offset;
+    std::vector<bool> known;
+    for (const RankClockOffset& r : skew.ranks) {
+        if (r.rankIndex >= offset.size()) {
+            offset.resize(r.rankIndex + 1, 0);
+            known.resize(r.rankIndex + 1, false);
+        }
+        offset[r.rankIndex] = r.offsetNs;
+        known[r.rankIndex] = r.estimated;
+    }
+    for (const CollectiveInstance& inst : collectives.instances) {
+        if (inst.arrivalCount < 2)
+            continue;
+        int recordedLast = -1, alignedLast = -1;
+        int64_t recordedMax = INT64_MIN, alignedMax = INT64_MIN;
+        bool all = true;
+        for (uint32_t a = inst.firstArrival; a < inst.firstArrival + inst.arrivalCount && all; ++a) {
+            const CollectiveArrival& arrival = collectives.arrivals[a];
+            all = arrival.rankIndex < known.size() && known[arrival.rankIndex];
+            if (!all)
+                break;
+            const int64_t off = offset[arrival.rankIndex];
+            const int64_t recorded = arrivalsAligned ? arrival.startNs + off : arrival.startNs;
+            const int64_t aligned = recorded - off;
+            // Strictly later wins: arrivals are by rank, so ties go to the lowest rank, as lastRank.
+            if (recorded > recordedMax) {
+                recordedMax = recorded;
+                recordedLast = static_cast<int>(a);
+            }
+            if (aligned > alignedMax) {
+                alignedMax = aligned;
+                alignedLast = static_cast<int>(a);
+            }
+        }
+        if (!all)
+            continue;
+        ++out.instances;
+        out.changed += recordedLast != alignedLast;
+    }
+    return out;
+}
+
+std::string lastArrivalNote(const LastArrivalChanges& changes, const ClockSkew& skew, bool aligned)
+{
+    if (changes.changed == 0)
+        return {};
+    const std::string counted = std::to_string(changes.changed) + " of " + std::to_string(changes.instances);
+    if (aligned)
+        return "on rank " + std::to_string(skew.referenceRank) + "'s clock the last rank to arrive is another than as recorded in "
+               + counted + " collectives";
+    return "the estimated clock offsets change the last rank to arrive in " + counted
+           + " collectives: waits and stragglers here read across clocks; --align-clocks reads them on rank "
+           + std::to_string(skew.referenceRank) + "'s";
+}
+
 ClockSkew estimateClockSkew(const Run& run, const Collectives& collectives)
 {
     ClockSkew out;

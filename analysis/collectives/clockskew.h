@@ -70,6 +70,18 @@ struct ClockSkew {
 // then waits and arrival order read across those clocks may be the clocks, not the ranks.
 bool offsetExceedsWaits(const ClockSkew& skew, int64_t offsetNs);
 
+// Whether the estimated offsets change an answer's sign: of the instances of two ranks or more
+// whose every rank has an estimate, those whose last arrival (the straggler, whose wait is 0 and
+// makes the others wait) is another rank on the reference clock than on the recorded clocks.
+struct LastArrivalChanges {
+    int64_t instances = 0;
+    int64_t changed = 0;
+};
+// arrivalsAligned: the arrivals are already on the reference clock (CollectiveOptions::alignClocks).
+LastArrivalChanges lastArrivalChanges(const Collectives& collectives, const ClockSkew& skew, bool arrivalsAligned);
+// The note to put on an answer read across clocks; empty when nothing changes.
+std::string lastArrivalNote(const LastArrivalChanges& changes, const ClockSkew& skew, bool aligned);
+
 // What matchCollectives() stores in Collectives::clockSkew (collectives.h) once it has matched.
 ClockSkew estimateClockSkew(const Run& run, const Collectives& collectives);
 

@@ -506,6 +506,10 @@ Collectives matchCollectives(const Run& run, const CollectiveOptions& options)
     // 7. Each rank's clock offset, read from these instances' ends (clockskew.h); aligned, the
     // offsets that were applied.
     result.clockSkew = options.alignClocks ? std::move(appliedSkew) : estimateClockSkew(run, result);
+    if (std::string note = lastArrivalNote(lastArrivalChanges(result, result.clockSkew, options.alignClocks),
+                                           result.clockSkew, options.alignClocks);
+        !note.empty())
+        result.notes.push_back(std::move(note));
     return result;
 }
 

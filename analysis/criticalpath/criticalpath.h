@@ -57,6 +57,9 @@ struct CriticalPathOptions {
     bool addZeroWeightLaunchEdges = false;     // CRITICAL_PATH_ADD_ZERO_WEIGHT_LAUNCH_EDGE
     bool showZeroWeightLaunchEdges = false;    // CRITICAL_PATH_SHOW_ZERO_WEIGHT_LAUNCH_EDGE (overlay)
     bool strictNegativeWeightChecks = false;   // CRITICAL_PATH_STRICT_NEGATIVE_WEIGHT_CHECKS
+    // Across ranks only: read arrivals and waits on the reference rank's clock, each rank moved by
+    // its estimated offset (clock-skew); segments' starts are then on that clock too.
+    bool alignClocks = false;
 };
 
 struct CpNode {

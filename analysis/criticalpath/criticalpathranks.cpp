@@ -12,6 +12,7 @@
 #include "analysis/criticalpath/criticalpathgraph.h"
 #include "analysis/tables/criticalpathtables.h"
 
+#include "analysis/collectives/clockskew.h"
 #include "analysis/collectives/collectives.h"
 #include "analysis/tables/resulttables.h"
 
@@ -98,6 +99,26 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
 
     // Collectives: the last to arrive holds everyone's end.
     const Collectives collectives = matchCollectives(run, CollectiveOptions{.htaCompat = options.htaCompat, .compareWithHta = false});
+    // Each slot's clock minus the reference's: what its times lose to be read on that clock.
+    std::vector<int64_t> clockOffset(graphs.size(), 0);
+    const ClockSkew& skew = collectives.clockSkew;
+    if (options.alignClocks) {
+        int64_t moved = 0;
+        for (const RankClockOffset& r : skew.ranks)
+            if (r.estimated && r.rankIndex < slotOfIndex.size() && slotOfIndex[r.rankIndex] != kNoSlot) {
+                clockOffset[slotOfIndex[r.rankIndex]] = r.offsetNs;
+                moved += r.offsetNs != 0;
+            }
+        result.notes.push_back(skew.referenceRank >= 0
+                                   ? "clocks aligned on rank " + std::to_string(skew.referenceRank) + "'s: "
+                                         + std::to_string(moved) + " ranks moved by the offsets of clock-skew"
+                                   : "--align-clocks: no clock offset could be estimated (" + skew.error
+                                         + "); times are as recorded");
+    }
+    if (std::string note = lastArrivalNote(lastArrivalChanges(collectives, skew, false), skew, options.alignClocks);
+        !note.empty())
+        result.notes.push_back(std::move(note));
+    const auto onReferenceClock = [&](size_t slot, int64_t ns) { return ns - clockOffset[slot]; };
     for (const CollectiveInstance& inst : collectives.instances) {
         struct Part {
             size_t slot;
@@ -115,7 +136,7 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
             const auto e = g.endOf.find(arrival.kernel);
             if (s == g.startOf.end() || e == g.endOf.end())
                 continue;
-            parts.push_back({slot, s->second, e->second, g.nodes[s->second].tsNs});
+            parts.push_back({slot, s->second, e->second, onReferenceClock(slot, g.nodes[s->second].tsNs)});
         }
         if (parts.size() < 2)
             continue;
@@ -143,10 +164,10 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
             const RankGraph& g = graphs[p.slot];
             // Waiting inside the collective for the last arrival is no work: only the transfer weighs.
             const auto own = localEdge.find({p.slot, (uint64_t{p.start} << 32) | p.end});
+            const int64_t transferNs = std::max<int64_t>(0, onReferenceClock(p.slot, g.nodes[p.end].tsNs) - last->startNs);
             if (own != localEdge.end())
-                edges[own->second].weightNs = std::max<int64_t>(0, g.nodes[p.end].tsNs - last->startNs);
-            edges.push_back({offset[last->slot] + last->start, offset[p.slot] + p.end,
-                             std::max<int64_t>(0, g.nodes[p.end].tsNs - last->startNs), CpEdgeType::CrossRank,
+                edges[own->second].weightNs = transferNs;
+            edges.push_back({offset[last->slot] + last->start, offset[p.slot] + p.end, transferNs, CpEdgeType::CrossRank,
                              kNoEvent});
         }
     }
@@ -205,7 +226,8 @@ CrossRankPath criticalPathAllRanks(const Run& run, const CriticalPathOptions& op
         s.rank = rank.rank;
         s.rankIndex = RankIndex{rankIndex[slot]};
         s.event = edge.attributed;
-        s.startNs = graphs[static_cast<size_t>(src.rankSlot)].nodes[src.local].tsNs;
+        s.startNs = onReferenceClock(static_cast<size_t>(src.rankSlot),
+                                     graphs[static_cast<size_t>(src.rankSlot)].nodes[src.local].tsNs);
         s.durationNs = edge.weightNs;
         s.type = edge.type;
         s.bound = boundOf(run, rank, options, edge.type, edge.attributed);

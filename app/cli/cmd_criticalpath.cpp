@@ -90,6 +90,10 @@ Action setupCriticalPath(CLI::App& app, const Invocation& invocation)
                                          "beyond HTA: link the ranks at their collectives and follow the step's path "
                                          "across them (one row per segment; --shares: per rank)");
     app.add_flag("--shares", args->shares, "with --all-ranks: how much of the path each rank holds");
+    app.add_flag("--align-clocks", args->options.alignClocks,
+                 "with --all-ranks: read arrivals and waits on one clock, each rank moved by its estimated offset "
+                 "(clock-skew)")
+        ->needs(allRanks);
     app.add_option("--overlay", args->overlayDir,
                    "also write the rank's trace to DIR/overlaid_critical_path_<file>: args.critical on the path's "
                    "events, flow events for its dependency, launch and sync edges (HTA's overlay)")

@@ -5,6 +5,8 @@
 // into view; a step keeps the window where it fits.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <compare>; it only needs the test class
+#include "analysis/collectives/clockskew.h"
+#include "analysis/collectives/collectives.h"
 #include "analysis/resulttable.h"
 #include "model/trace.h"
 #include "testsupport.h"
@@ -397,7 +399,25 @@ void TestTimelineView::countersPathFilterAndAlignment()
     }
     QVERIFY(shifted);
     screenshot(timeline(), "timeline-aligned");
-    w().session()->setOption(view, QStringLiteral("align-steps"), false);
+    // On one clock instead: the menu's toggle turns step alignment off, each rank is shifted by
+    // the offset clock-skew estimates, and the caption says on whose clock.
+    QAction* clocks = nullptr;
+    for (QAction* action : w().view(view)->findChildren<QAction*>())
+        if (action->text().startsWith(QStringLiteral("Align rank clocks")))
+            clocks = action;
+    QVERIFY(clocks);
+    clocks->setChecked(true);
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(w().session()->option(view, QStringLiteral("align-steps")).toBool(), false);
+    const ClockSkew skew = matchCollectives(*w().session()->slice(), {.compareWithHta = false}).clockSkew;
+    QVERIFY(skew.referenceRank >= 0);
+    for (const RankClockOffset& offset : skew.ranks)
+        QCOMPARE(timeline()->shiftOf(RankIndex{offset.rankIndex}), qint64(offset.estimated ? offset.offsetNs : 0));
+    bool onClock = false;
+    for (QLabel* label : w().view(view)->findChildren<QLabel*>())
+        onClock |= label->text().contains(QStringLiteral("clocks aligned on rank %1's").arg(skew.referenceRank));
+    QVERIFY(onClock);
+    clocks->setChecked(false);
     QVERIFY(waitIdle(w()));
     QCOMPARE(timeline()->shiftOf(RankIndex{1}), qint64(0));
 }

@@ -39,6 +39,7 @@ const QString kFind = QStringLiteral("find");               // a name regex to s
 const QString kCounters = QStringLiteral("counters");       // counter tracks under each rank
 const QString kPath = QStringLiteral("critical-path");      // the step's critical path drawn
 const QString kAlign = QStringLiteral("align-steps");       // ranks shifted to start a step together
+const QString kAlignClocks = QStringLiteral("align-clocks"); // ranks moved onto the reference rank's clock
 const QString kRows = QStringLiteral("rows");               // the row filter as typed
 
 class TimelineView : public AnalysisView {
@@ -47,7 +48,8 @@ public:
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
           m_tracks(new QToolButton(this)), m_cpuThreads(new QAction(tr("CPU threads"), this)),
           m_counters(new QAction(tr("Counter tracks"), this)), m_path(new QAction(tr("Critical path"), this)),
-          m_align(new QAction(tr("Align ranks at step start"), this)), m_rows(new QLineEdit(this)), m_find(new QLineEdit(this)),
+          m_align(new QAction(tr("Align ranks at step start"), this)),
+          m_alignClocks(new QAction(tr("Align rank clocks (offsets read from collectives)"), this)), m_rows(new QLineEdit(this)), m_find(new QLineEdit(this)),
           m_previous(new QToolButton(this)), m_next(new QToolButton(this)), m_found(new QLabel(this)),
           m_timeline(new TimelineWidget(this)),
           m_spanCaption(new QLabel(this)), m_span(new ResultTableView(QStringLiteral("timeline-span"), this))
@@ -58,16 +60,19 @@ public:
         m_counters->setToolTip(tr("Under each rank: launch queue length per stream, memcpy bandwidth and allocated memory (the Queue and Memory views' results)"));
         m_path->setToolTip(tr("The step's critical path across ranks (the Critical path view's, first step of what is shown), drawn as a chain"));
         m_align->setToolTip(tr("Shift each rank so one ProfilerStep starts at the same time on all (a span dragged on a rank is read on its clock)"));
+        m_alignClocks->setToolTip(tr("Move each rank onto the reference rank's clock by the offset clock-skew estimates from "
+                                     "the collectives' ends, so that arrivals and waits read across ranks are the ranks', "
+                                     "not their clocks'"));
         m_rows->setPlaceholderText(tr("Rows, e.g. 0-3 s7 t12"));
         m_rows->setToolTip(tr("Ranks to show (0-3,7), GPU streams (s7 s20), CPU threads by tid (t4037); empty: all"));
         m_rows->setClearButtonEnabled(true);
         m_rows->setMaximumWidth(120);
         // The tracks' toggles in one menu: the control row must fit a narrow dock.
         m_tracks->setText(tr("Show"));
-        m_tracks->setToolTip(tr("CPU threads, counter tracks, the critical path, ranks aligned at step start"));
+        m_tracks->setToolTip(tr("CPU threads, counter tracks, the critical path, ranks aligned at step start or on one clock"));
         m_tracks->setPopupMode(QToolButton::InstantPopup);
         auto* menu = new QMenu(m_tracks);
-        for (QAction* toggle : {m_cpuThreads, m_counters, m_path, m_align}) {
+        for (QAction* toggle : {m_cpuThreads, m_counters, m_path, m_align, m_alignClocks}) {
             toggle->setCheckable(true);
             menu->addAction(toggle);
         }
@@ -99,7 +104,17 @@ public:
         connect(m_cpuThreads, &QAction::toggled, this, [this](bool on) { setOption(kCpuThreads, on); });
         connect(m_counters, &QAction::toggled, this, [this](bool on) { setOption(kCounters, on); });
         connect(m_path, &QAction::toggled, this, [this](bool on) { setOption(kPath, on); });
-        connect(m_align, &QAction::toggled, this, [this](bool on) { setOption(kAlign, on); });
+        // Two ways of shifting ranks: one at a time.
+        connect(m_align, &QAction::toggled, this, [this](bool on) {
+            if (on)
+                setOption(kAlignClocks, false);
+            setOption(kAlign, on);
+        });
+        connect(m_alignClocks, &QAction::toggled, this, [this](bool on) {
+            if (on)
+                setOption(kAlign, false);
+            setOption(kAlignClocks, on);
+        });
         connect(m_rows, &QLineEdit::editingFinished, this, [this] { setOption(kRows, m_rows->text()); });
         m_timeline->setHoverNote([this](EventRef event) { return collectiveNote(event); });
         connect(m_timeline, &TimelineWidget::windowChanged, this, &TimelineView::updateCaption);
@@ -162,6 +177,7 @@ protected:
     {
         CriticalPathOptions options;
         options.htaCompat = htaCompat();
+        options.alignClocks = boolOption(kAlignClocks, false);
         return analysisRequest("critical-path-across-ranks", options, criticalPathAllRanks);
     }
     QList<AnalysisRequest> requests() const override
@@ -182,11 +198,12 @@ protected:
     {
         const bool cpu = boolOption(kCpuThreads, false);
         {
-            const QSignalBlocker a(m_cpuThreads), b(m_counters), c(m_path), d(m_align), e(m_rows);
+            const QSignalBlocker a(m_cpuThreads), b(m_counters), c(m_path), d(m_align), e(m_rows), f(m_alignClocks);
             m_cpuThreads->setChecked(cpu);
             m_counters->setChecked(boolOption(kCounters, false));
             m_path->setChecked(boolOption(kPath, false));
             m_align->setChecked(boolOption(kAlign, false));
+            m_alignClocks->setChecked(boolOption(kAlignClocks, false));
             m_rows->setText(option(kRows, QString()));
         }
         m_index = results.share(indexRequest());
@@ -301,6 +318,20 @@ private:
         if (boolOption(kAlign, false))
             for (int64_t shift : stepStartShifts(slice()))
                 shifts.push_back(shift);
+        m_clockText.clear();
+        if (boolOption(kAlignClocks, false)) {
+            const ClockSkew& skew = m_collectives->clockSkew;
+            shifts.assign(slice().ranks.size(), 0);
+            for (const RankClockOffset& offset : skew.ranks)
+                if (offset.estimated && offset.rankIndex < shifts.size())
+                    shifts[offset.rankIndex] = offset.offsetNs;
+            m_clockText = skew.referenceRank >= 0
+                              ? tr(" · clocks aligned on rank %1's (largest offset %2)")
+                                    .arg(skew.referenceRank)
+                                    .arg(fmt::duration(double(skew.largestOffsetNs)))
+                              : tr(" · clocks not aligned: %1").arg(fmt::qstr(skew.error).toHtmlEscaped());
+        }
+        const std::vector<qint64> markShifts = boolOption(kAlignClocks, false) ? shifts : std::vector<qint64>{};
         m_timeline->setRankShifts(std::move(shifts));
         m_pathText.clear();
         std::vector<TimelineWidget::PathMark> marks;
@@ -310,9 +341,14 @@ private:
             if (!path->error.empty())
                 m_pathText = tr(" · no critical path: %1").arg(fmt::qstr(path->error).toHtmlEscaped());
             else {
-                for (const CrossRankSegment& segment : path->segments)
+                for (const CrossRankSegment& segment : path->segments) {
+                    // Aligned, the path's times are on the reference clock; marks are on the rank's
+                    // own, which the timeline shifts.
+                    const qint64 own = segment.rankIndex.value < markShifts.size() ? markShifts[segment.rankIndex.value] : 0;
                     if (segment.durationNs > 0 || segment.event != kNoEvent)
-                        marks.push_back({segment.rankIndex, segment.event, segment.startNs - origin, segment.startNs + segment.durationNs - origin});
+                        marks.push_back({segment.rankIndex, segment.event, segment.startNs + own - origin,
+                                         segment.startNs + own + segment.durationNs - origin});
+                }
                 m_pathText = tr(" · critical path %1 over %2 segments").arg(fmt::duration(double(path->lengthNs))).arg(marks.size());
             }
         }
@@ -436,7 +472,7 @@ private:
                                .arg(QLocale().toString(qint64(m_index->events)))
                                .arg(fmt::duration(double(std::max<qint64>(0, from))), fmt::duration(double(to)),
                                     fmt::duration(double(to - from)))
-                           + m_collectiveText + m_pathText + m_rowsText);
+                           + m_collectiveText + m_pathText + m_clockText + m_rowsText);
     }
 
     QLabel* m_caption;
@@ -445,6 +481,8 @@ private:
     QAction* m_counters;
     QAction* m_path;
     QAction* m_align;
+    QAction* m_alignClocks;
+    QString m_clockText;
     QLineEdit* m_rows;
     QLineEdit* m_find;
     QToolButton* m_previous;
