@@ -11,11 +11,17 @@
 #include "support/runbuilder.h"
 #include "testsupport.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 using namespace kscope;
@@ -77,6 +83,31 @@ const IdleCauseGap* gapBefore(const Run& run, const IdleCauses& result, const st
         if (run.str(run.at(gap.rankIndex).events.name[gap.next]) == next)
             return &gap;
     return nullptr;
+}
+
+// The gaps the generator placed, from truth.json: {rank, stream, startNs, endNs} -> cause.
+struct PlacedGap {
+    int rank;
+    int stream;
+    int64_t startNs, endNs;
+    std::string cause;
+};
+std::vector<PlacedGap> keptPlacedGaps(const std::filesystem::path& truthFile)
+{
+    QFile file(QString::fromStdString(truthFile.string()));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", truthFile.c_str());
+    std::vector<PlacedGap> out;
+    for (const QJsonValue rank : QJsonDocument::fromJson(file.readAll()).object().value(QLatin1String("ranks")).toArray())
+        for (const QJsonValue v : rank.toObject().value(QLatin1String("placedGaps")).toArray()) {
+            const QJsonObject gap = v.toObject();
+            if (gap.value(QLatin1String("kept")).toBool())
+                out.push_back({rank.toObject().value(QLatin1String("rank")).toInt(), gap.value(QLatin1String("stream")).toInt(),
+                               int64_t(gap.value(QLatin1String("startNs")).toDouble()),
+                               int64_t(gap.value(QLatin1String("endNs")).toDouble()),
+                               gap.value(QLatin1String("cause")).toString().toStdString()});
+        }
+    return out;
 }
 
 std::shared_ptr<Run> synthRun()
@@ -240,6 +271,74 @@ private slots:
         for (const IdleCauseGap& gap : result.gaps)
             if (gap.endNs - gap.startNs < 30'000)
                 QCOMPARE(toString(gap.cause), "launch_overhead");
+    }
+
+    // Per-gap truth: every gap the generator placed (truth.json's placedGaps, with the cause it
+    // built in) is a gap of idle-causes, to the nanosecond, with that cause. The default step
+    // places data_loading, cpu_op and stream_wait; --idle-cause-stalls adds synchronization,
+    // optimizer_step and gpu_queued. (launch_not_in_trace and no_host_activity are the hand-built
+    // run's: a generated trace always records its launches and its host.)
+    void placedGapsGetTheTruthsCause_data()
+    {
+        QTest::addColumn<bool>("stalls");
+        QTest::addColumn<QStringList>("causes");
+        QTest::newRow("default") << false << QStringList{"cpu_op", "data_loading", "stream_wait"};
+        QTest::newRow("idle-cause stalls") << true
+                                           << QStringList{"cpu_op", "data_loading", "gpu_queued", "optimizer_step",
+                                                          "synchronization"};
+    }
+    void placedGapsGetTheTruthsCause()
+    {
+        QFETCH(bool, stalls);
+        QFETCH(QStringList, causes);
+        SynthOptions options;
+        options.ranks = 3;
+        options.steps = 3;
+        options.seed = 9;
+        options.nsTimestamps = true;
+        options.stragglerRank = 1;
+        options.idleCauseStalls = stalls;
+        const auto dir = scratchDir(stalls ? "idlecauses-placed-stalls" : "idlecauses-placed");
+        const SynthResult written = writeSynthRun(dir, options);
+        QVERIFY2(written.ok, written.error.c_str());
+        const std::vector<PlacedGap> truth = keptPlacedGaps(written.truthFile);
+        const auto run = loadRun(dir, LoadOptions{});
+        const IdleCauses result = idleCauses(*run, {.listGaps = true});
+        QVERIFY2(result.error.empty(), result.error.c_str());
+        std::map<std::tuple<int, int, int64_t, int64_t>, std::string> found;
+        for (const IdleCauseGap& gap : result.gaps)
+            found[{gap.rank, gap.stream, gap.startNs, gap.endNs}] = toString(gap.cause);
+        std::set<std::string> seen;
+        for (const PlacedGap& placed : truth) {
+            const auto it = found.find({placed.rank, placed.stream, placed.startNs, placed.endNs});
+            QVERIFY2(it != found.end(), qPrintable(QStringLiteral("rank %1: the %2 gap at %3 ns is not a gap of idle-causes")
+                                                       .arg(placed.rank).arg(QString::fromStdString(placed.cause))
+                                                       .arg(placed.startNs)));
+            QVERIFY2(it->second == placed.cause, qPrintable(QStringLiteral("rank %1 at %2 ns: placed %3, found %4")
+                                                                .arg(placed.rank).arg(placed.startNs)
+                                                                .arg(QString::fromStdString(placed.cause),
+                                                                     QString::fromStdString(it->second))));
+            seen.insert(placed.cause);
+        }
+        QStringList seenList;
+        for (const std::string& cause : seen)
+            seenList << QString::fromStdString(cause);
+        QCOMPARE(seenList, causes);
+        // Every rank and kept step: the first step's loader comes before the stream's first op.
+        QCOMPARE(std::count_if(truth.begin(), truth.end(), [](const PlacedGap& g) { return g.cause == "data_loading"; }),
+                 std::ptrdiff_t(3 * 2));
+        for (const std::string cause : {"cpu_op", stalls ? "synchronization" : "stream_wait"})
+            QCOMPARE(std::count_if(truth.begin(), truth.end(), [&](const PlacedGap& g) { return g.cause == cause; }),
+                     std::ptrdiff_t(3 * 3));
+        // The CLI reads the same: --idle-cause-stalls writes the run.
+        if (stalls) {
+            const auto cliDir = scratchDir("idlecauses-placed-cli");
+            const CommandResult synth = runCli("synth " + cliDir.string() + " --ranks 2 --steps 2 --idle-cause-stalls");
+            QCOMPARE(synth.exitCode, 0);
+            const CommandResult byCause = runCli("idle-causes " + cliDir.string() + " --format csv");
+            for (const char* cause : {",synchronization,", ",optimizer_step,", ",gpu_queued,"})
+                QVERIFY2(byCause.out.find(cause) != std::string::npos, byCause.out.c_str());
+        }
     }
 
     void cliPrintsCausesStepsAndGaps()

@@ -56,7 +56,7 @@ private:
     std::shared_ptr<Run> m_compatRun;
     QJsonObject m_truth;
 
-    void generate(int seed, int ranks, bool nsTimestamps, bool amd, int straggler)
+    void generate(int seed, int ranks, bool nsTimestamps, bool amd, int straggler, bool stalls)
     {
         const auto dir = test::scratchDir("truth-" + std::to_string(seed) + "-" + std::to_string(ranks));
         SynthOptions options;
@@ -67,6 +67,7 @@ private:
         options.device = amd ? SynthOptions::Device::Amd : SynthOptions::Device::Nvidia;
         options.stragglerRank = straggler;
         options.gzip = seed % 2 == 0;
+        options.idleCauseStalls = stalls;
         const SynthResult written = writeSynthRun(dir, options);
         QVERIFY2(written.ok, written.error.c_str());
         m_truth = readTruth(written.truthFile);
@@ -87,7 +88,8 @@ private:
         QFETCH(bool, nsTimestamps);
         QFETCH(bool, amd);
         QFETCH(int, straggler);
-        generate(seed, ranks, nsTimestamps, amd, straggler);
+        QFETCH(bool, stalls);
+        generate(seed, ranks, nsTimestamps, amd, straggler, stalls);
     }
 
     static void addRows()
@@ -97,11 +99,13 @@ private:
         QTest::addColumn<bool>("nsTimestamps");
         QTest::addColumn<bool>("amd");
         QTest::addColumn<int>("straggler");
-        QTest::newRow("us, 2 ranks") << 1 << 2 << false << false << -1;
-        QTest::newRow("ns, 4 ranks, straggler") << 7 << 4 << true << false << 2;
-        QTest::newRow("ns, 8 ranks, gzip") << 42 << 8 << true << false << 5;
-        QTest::newRow("us, 3 ranks, amd") << 11 << 3 << false << true << -1;
-        QTest::newRow("ns, 1 rank") << 20 << 1 << true << false << -1;
+        QTest::addColumn<bool>("stalls");  // SynthOptions::idleCauseStalls
+        QTest::newRow("us, 2 ranks") << 1 << 2 << false << false << -1 << false;
+        QTest::newRow("ns, 4 ranks, straggler") << 7 << 4 << true << false << 2 << false;
+        QTest::newRow("ns, 8 ranks, gzip") << 42 << 8 << true << false << 5 << false;
+        QTest::newRow("us, 3 ranks, amd") << 11 << 3 << false << true << -1 << false;
+        QTest::newRow("ns, 1 rank") << 20 << 1 << true << false << -1 << false;
+        QTest::newRow("us, 3 ranks, idle-cause stalls") << 13 << 3 << false << false << 1 << true;
     }
 
 private slots:

@@ -157,6 +157,9 @@ Action setupSynth(CLI::App& app, const Invocation&)
                    "every rank but 0 writes its timestamps on a clock off by a fixed offset within +-US "
                    "(truth: ranks[].clockOffsetNs)")
         ->check(wholeNumber(0, 1000000000))->type_name("US")->capture_default_str();
+    app.add_flag("--idle-cause-stalls", o.idleCauseStalls,
+                 "also place a device sync before the optimizer, a stall inside it and a GPU-side delay in "
+                 "forward (truth: ranks[].placedGaps, one idle gap of each host cause)");
     app.add_flag("--no-seq", args->noSeq, "no \"Seq\" on record_param_comms (collectives then match by order)");
     app.add_option("--threads", o.threads, "ranks written in parallel (0 = every core)")
         ->check(wholeNumber(0, 1024))->type_name("T")->capture_default_str();

@@ -141,7 +141,20 @@ private:
             cbid = 51;
         }
         push(op.stream == SynthStream::Comm ? SynthInstrKind::Collective : SynthInstrKind::Launch, name(runtimeName),
-             m_program.catRuntime, gpuOp, runtimeArgs(cbid));
+             m_program.catRuntime, gpuOp, runtimeArgs(cbid), m_nextDelayNs[0], m_nextDelayNs[1]);
+        m_program.instrs.back().placedCause = m_nextCause;
+        m_nextCause = SynthPlacedCause::None;
+        m_nextDelayNs[0] = m_nextDelayNs[1] = 0;
+    }
+    // The next launch's op comes after a gap whose host cause is known by construction.
+    void placeBeforeNextLaunch(SynthPlacedCause cause) { m_nextCause = cause; }
+    // The next launch's op starts this much later than the stream allows (the GPU is busy
+    // elsewhere): the gap is the GPU's, the host launched in time.
+    void delayNextLaunchOnGpu(int32_t minUs, int32_t maxUs)
+    {
+        m_nextDelayNs[0] = minUs * kUs;
+        m_nextDelayNs[1] = maxUs * kUs;
+        placeBeforeNextLaunch(SynthPlacedCause::GpuQueued);
     }
     // A typical aten op: the op, an optional inner op, one launch.
     void atenLaunch(std::string_view outer, std::string_view inner, uint16_t gpuOp, std::string shapes = {})
@@ -169,6 +182,8 @@ private:
     SynthRng m_rng;
     SynthProgram m_program;
     uint8_t m_thread = 0;
+    SynthPlacedCause m_nextCause = SynthPlacedCause::None;
+    int32_t m_nextDelayNs[2] = {0, 0};
 };
 
 uint16_t ProgramBuilder::kernel(std::string_view kernelName, int64_t durNs, int gridX, int gridY, int blockX,
@@ -306,6 +321,7 @@ SynthProgram ProgramBuilder::build()
     annotate("enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__");
     push(SynthInstrKind::HostStall, 0, 0, 0, 0, 300 * kUs, 900 * kUs);
     close();
+    placeBeforeNextLaunch(SynthPlacedCause::DataLoading);
     open("aten::to", unaryShapes);
     open("aten::_to_copy");
     open("aten::copy_");
@@ -329,6 +345,8 @@ SynthProgram ProgramBuilder::build()
         close();
         atenLaunch("aten::addmm", {}, layer == 0 ? kGemmIn : kGemmFwd);
         close();
+        if (m_options.idleCauseStalls && layer == 1)
+            delayNextLaunchOnGpu(100, 200);
         atenLaunch("aten::layer_norm", "aten::native_layer_norm", kLayerNorm, unaryShapes);
         atenLaunch("aten::relu", "aten::clamp_min", kRelu, unaryShapes);
         if (layer == layers / 2) {
@@ -336,6 +354,7 @@ SynthProgram ProgramBuilder::build()
             annotate("log_metrics");
             push(SynthInstrKind::HostStall, 0, 0, 0, 0, 1500 * kUs, 4000 * kUs);
             close();
+            placeBeforeNextLaunch(SynthPlacedCause::CpuOp);
         }
         work(2, 8);
     }
@@ -381,11 +400,26 @@ SynthProgram ProgramBuilder::build()
     push(SynthInstrKind::GpuAnnotationClose);
     close();
 
+    if (m_options.idleCauseStalls) {
+        // Gradient clipping's norm check synchronises the device: the host blocks until the last
+        // all-reduce is done, so the compute stream's gap is the sync's (and no stream wait is left).
+        push(SynthInstrKind::DeviceSync, name(amd() ? "hipDeviceSynchronize" : "cudaDeviceSynchronize"),
+             m_program.catRuntime, 0, runtimeArgs(165));
+    }
     annotate("Optimizer.step#SGD.step");
     push(SynthInstrKind::GpuAnnotationOpen, name("Optimizer.step#SGD.step"), m_program.catGpuUserAnnotation);
     push(SynthInstrKind::WaitComm, m_program.nameStreamWaitEvent, m_program.catRuntime, 0, runtimeArgs(146));
-    for (int group = 0; group < 2; ++group)
+    for (int group = 0; group < 2; ++group) {
+        if (group == 0)
+            placeBeforeNextLaunch(m_options.idleCauseStalls ? SynthPlacedCause::Synchronization
+                                                            : SynthPlacedCause::StreamWait);
+        if (group == 1 && m_options.idleCauseStalls) {
+            // Python in the optimizer between parameter groups: the GPU drains inside the step.
+            push(SynthInstrKind::HostStall, 0, 0, 0, 0, 200 * kUs, 500 * kUs);
+            placeBeforeNextLaunch(SynthPlacedCause::OptimizerStep);
+        }
         atenLaunch("aten::_foreach_add_", {}, kForeachAdd);
+    }
     push(SynthInstrKind::GpuAnnotationClose);
     close();
 
@@ -416,6 +450,7 @@ int SynthProgram::countEventsPerStep() const
         case SynthInstrKind::Close:
         case SynthInstrKind::RuntimeOnly:
         case SynthInstrKind::WaitComm:
+        case SynthInstrKind::DeviceSync:
         case SynthInstrKind::GpuAnnotationClose:
             events += 1;  // one X event
             break;
@@ -431,6 +466,20 @@ int SynthProgram::countEventsPerStep() const
         }
     }
     return events;
+}
+
+const char* toString(SynthPlacedCause cause)
+{
+    switch (cause) {
+    case SynthPlacedCause::None: return "";
+    case SynthPlacedCause::DataLoading: return "data_loading";
+    case SynthPlacedCause::CpuOp: return "cpu_op";
+    case SynthPlacedCause::StreamWait: return "stream_wait";
+    case SynthPlacedCause::Synchronization: return "synchronization";
+    case SynthPlacedCause::OptimizerStep: return "optimizer_step";
+    case SynthPlacedCause::GpuQueued: break;
+    }
+    return "gpu_queued";
 }
 
 SynthProgram buildSynthProgram(const SynthOptions& options)

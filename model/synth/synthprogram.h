@@ -16,6 +16,11 @@ namespace kscope {
 enum class SynthGpuType : uint8_t { Computation, Communication, Memory, Other };
 const char* toString(SynthGpuType type);
 
+// What the host was doing, by construction, in the idle gap the generator placed before a GPU op:
+// what idle-causes must find there (analysis/core/idlecauses.h names them the same way).
+enum class SynthPlacedCause : uint8_t { None, DataLoading, CpuOp, StreamWait, Synchronization, OptimizerStep, GpuQueued };
+const char* toString(SynthPlacedCause cause);  // "data_loading", "cpu_op", ... ("" for None)
+
 enum class SynthStream : uint8_t { Compute, Comm };
 inline constexpr int kComputeStream = 7;
 inline constexpr int kCommStream = 20;
@@ -45,6 +50,7 @@ enum class SynthInstrKind : uint8_t {
     WaitComm,       // cudaStreamWaitEvent: the next compute op waits for the comm stream
     Collective,     // runtime call that enqueues an NCCL kernel; its end is shared by all ranks
     StreamSync,     // cudaStreamSynchronize on the compute stream (+ a cuda_sync event)
+    DeviceSync,     // cudaDeviceSynchronize: the CPU blocks until both streams have drained
     GpuAnnotationOpen,   // gpu_user_annotation over the compute ops enqueued until the close
     GpuAnnotationClose,
 };
@@ -56,8 +62,9 @@ struct SynthInstr {
     uint16_t category = 0;   // index into SynthProgram::categories
     uint16_t gpuOp = 0;      // index into SynthProgram::gpuOps (Launch, Collective)
     uint16_t args = 0;       // index into SynthProgram::cpuArgs; 0 = none
-    int32_t minNs = 0;       // Work, stalls: CPU time range
-    int32_t maxNs = 0;
+    int32_t minNs = 0;       // Work, stalls: CPU time range; Launch: how much later than it could
+    int32_t maxNs = 0;       // the GPU starts the op (busy with work not in the trace), 0: none
+    SynthPlacedCause placedCause = SynthPlacedCause::None;  // Launch: the gap placed before its op
 };
 
 struct SynthProgram {

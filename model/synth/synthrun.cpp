@@ -81,6 +81,7 @@ void writeRank(const SynthContext& context, const SynthCollectivePlan& plan, con
     truth.phaseCounts = writer.phaseCounts();
     truth.categoryCounts = writer.categoryCounts();
     truth.steps = std::move(output.steps);
+    truth.placedGaps = std::move(output.placedGaps);
     truth.firstTsNs = output.firstTsNs;
     truth.collectiveLateNs = plan.lateNs[size_t(rank)];
     truth.all = computeScopeTruth(*context.program, output.gpu, SynthScope::All);

@@ -34,7 +34,7 @@
 // {
 //   "schema": "kinetoscope-synth-truth", "schemaVersion": 1, "timeUnit": "ns",
 //   "generator": {"seed", "ranks", "layers", "device": "nvidia"|"amd", "nsTimestamps", "gzip",
-//                 "legacyNcclNames"},
+//                 "legacyNcclNames", "idleCauseStalls"},
 //   "consecutiveKernelDelayNs": 30000,          HTA's kernel-wait threshold (30 us)
 //   "steps": {"numbers": [...], "kept": [...], "last": N, "warmDown": true},
 //   "stragglerRank": r | -1,
@@ -60,7 +60,12 @@
 //     "all":  Scope over every GPU activity (HTA with include_last_profiler_step=True),
 //     "kept": Scope over GPU activity launched before the last ProfilerStep (HTA's default),
 //     "keptHtaRounded": "kept" after HTA's ns rounding (start up, end down to whole us);
-//                       equal to "kept" for microsecond traces
+//                       equal to "kept" for microsecond traces,
+//     "placedGaps": [{"stream", "step", "startNs", "endNs", "cause", "kept"}]  the idle gaps the
+//                   generator placed on the compute stream and the host cause it built into each
+//                   (idle-causes' names): data_loading (the data loader), cpu_op (log_metrics),
+//                   stream_wait (the optimizer waiting for the all-reduce); with idleCauseStalls
+//                   also synchronization (instead of stream_wait), optimizer_step, gpu_queued
 //   }]
 // }
 // Scope = {
@@ -112,6 +117,10 @@ struct SynthOptions {
     // > 0: every rank but rank 0 writes its timestamps on a clock off by a fixed offset in
     // [-clockSkewNs, clockSkewNs] (synthClockOffsetNs); the truth's times stay on the true clock.
     int64_t clockSkewNs = 0;
+    // Idle gaps of the causes the default step does not place: a cudaDeviceSynchronize before the
+    // optimizer (synchronization, in place of the stream wait), Python between the optimizer's
+    // parameter groups (optimizer_step), a forward op the GPU starts 100-200 us late (gpu_queued).
+    bool idleCauseStalls = false;
 };
 
 inline constexpr double kSlowKernelFactor = 1.6;

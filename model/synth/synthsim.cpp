@@ -94,6 +94,7 @@ private:
     void launch(const SynthInstr& instr, SynthRng& rng);
     void runtimeOnly(const SynthInstr& instr, SynthRng& rng);
     void streamSync(const SynthInstr& instr, SynthRng& rng);
+    void deviceSync(const SynthInstr& instr, SynthRng& rng);
     void emitGpu(uint16_t gpuOp, int64_t launchNs, int64_t startNs, int64_t endNs, int64_t externalId,
                  int64_t correlation, bool flows, int thread);
     int64_t gpuDuration(const SynthInstr& instr, SynthRng& rng) const;
@@ -108,6 +109,7 @@ private:
     int64_t m_cpuNs = 0;
     int64_t m_streamEnd[2] = {0, 0};  // end of the last op enqueued on compute / comm stream
     bool m_computeWaitsForComm = false;
+    int64_t m_computeOps = 0;  // ops enqueued on the compute stream so far
     int64_t m_correlation = 0;
     int64_t m_externalId = 0;
     int64_t m_evIdx = 0;
@@ -196,6 +198,9 @@ void RankSim::execute(const SynthInstr& instr)
         break;
     case SynthInstrKind::StreamSync:
         streamSync(instr, rng);
+        break;
+    case SynthInstrKind::DeviceSync:
+        deviceSync(instr, rng);
         break;
     case SynthInstrKind::GpuAnnotationOpen: {
         GpuAnnotation annotation;
@@ -299,6 +304,12 @@ void RankSim::launch(const SynthInstr& instr, SynthRng& rng)
         start = std::max(start, m_streamEnd[1] + q(rng.range(2 * kUs, 5 * kUs)));
         m_computeWaitsForComm = false;
     }
+    if (instr.maxNs > 0)
+        start += q(rng.range(instr.minNs, instr.maxNs));  // the GPU is busy with work not in the trace
+    if (instr.placedCause != SynthPlacedCause::None && m_computeOps > 0 && start > m_streamEnd[0] && m_output)
+        m_output->placedGaps.push_back(
+            {kComputeStream, kFirstStepNumber + m_step, m_streamEnd[0], start, instr.placedCause, !lastStep()});
+    ++m_computeOps;
     const int64_t end = start + gpuDuration(instr, rng);
     if (m_writer)
         m_writer->runtimeEvent(m_program.names[instr.name], m_tid[instr.thread], ts, runtimeDur, externalId,
@@ -337,6 +348,19 @@ void RankSim::streamSync(const SynthInstr& instr, SynthRng& rng)
         emitGpu(uint16_t(m_program.streamSyncOp), ts, syncStart, syncEnd, externalId, correlation, true,
                 instr.thread);
     }
+    m_cpuNs = end;
+}
+
+void RankSim::deviceSync(const SynthInstr& instr, SynthRng& rng)
+{
+    m_cpuNs += q(rng.range(300, 1000));
+    const int64_t ts = m_cpuNs;
+    // The CPU blocks until every stream has drained.
+    const int64_t end = std::max({ts + q(rng.range(5 * kUs, 8 * kUs)), m_streamEnd[0] + q(rng.range(2 * kUs, 5 * kUs)),
+                                  m_streamEnd[1] + q(rng.range(2 * kUs, 5 * kUs))});
+    if (m_writer)
+        m_writer->runtimeEvent(m_program.names[instr.name], m_tid[instr.thread], ts, end - ts,
+                               currentExternalId(instr.thread), ++m_correlation, m_program.cpuArgs[instr.args]);
     m_cpuNs = end;
 }
 

@@ -65,7 +65,18 @@ struct SynthStepSpan {
     int64_t endNs = 0;
 };
 
+// An idle gap the generator placed on a stream, with the host cause it built in.
+struct SynthPlacedGap {
+    int stream = 0;
+    int step = 0;           // ProfilerStep number of the op after the gap
+    int64_t startNs = 0;    // the previous op's end
+    int64_t endNs = 0;      // the op's start
+    SynthPlacedCause cause = SynthPlacedCause::None;
+    bool kept = true;       // launched before the last step: what loading with trimming keeps
+};
+
 struct SynthRankOutput {
+    std::vector<SynthPlacedGap> placedGaps;  // in time order
     std::vector<SynthGpuRecord> gpu;  // in launch order
     std::vector<SynthStepSpan> steps;
     int64_t firstTsNs = 0;  // earliest X event except the profiler span

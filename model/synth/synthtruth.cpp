@@ -432,6 +432,8 @@ std::string writeSynthTruth(const std::filesystem::path& file, const SynthContex
     out.valueBool(options.gzip);
     out.key("legacyNcclNames");
     out.valueBool(options.legacyNcclNames);
+    out.key("idleCauseStalls");
+    out.valueBool(options.idleCauseStalls);
     out.inlineClose('}');
     out.field("consecutiveKernelDelayNs", kConsecutiveKernelDelayNs);
     out.key("steps");
@@ -508,6 +510,20 @@ std::string writeSynthTruth(const std::filesystem::path& file, const SynthContex
         writeScope(out, program, rank.kept);
         out.key("keptHtaRounded");
         writeScope(out, program, rank.keptHtaRounded);
+        out.key("placedGaps");
+        out.open('[');
+        for (const SynthPlacedGap& gap : rank.placedGaps) {
+            out.inlineOpen('{');
+            out.field("stream", int64_t(gap.stream));
+            out.field("step", int64_t(gap.step));
+            out.field("startNs", gap.startNs);
+            out.field("endNs", gap.endNs);
+            out.field("cause", std::string_view(toString(gap.cause)));
+            out.key("kept");
+            out.valueBool(gap.kept);
+            out.inlineClose('}');
+        }
+        out.close(']');
         out.close('}');
     }
     out.close(']');

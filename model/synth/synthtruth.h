@@ -52,6 +52,7 @@ struct SynthRankTruth {
     int64_t firstTsNs = 0;
     int64_t collectiveLateNs = 0;
     SynthScopeTruth all, kept, keptHtaRounded;
+    std::vector<SynthPlacedGap> placedGaps;
 };
 
 // Writes truth.json; returns an error message, empty on success.

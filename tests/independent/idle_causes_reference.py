@@ -5,6 +5,8 @@ force where the engine sweeps) and diffs the CLI's CSV with it, gap by gap, per 
 
 Usage: idle_causes_reference.py CLI RUN [RUN...]     (RUN: a folder of rank files, or one trace file)
        idle_causes_reference.py CLI --shared DIR     (every run under DIR)
+       --synth-stalls anywhere: also a run the CLI writes with `synth --idle-cause-stalls` (gaps of
+       synchronization, optimizer_step and gpu_queued besides the default step's causes)
 Exit 0 when every run matches, 1 on any difference or CLI failure.
 
 The rules, as the README states them. Runs are loaded with --include-last-step: host events
@@ -26,7 +28,7 @@ run), and GPU events whose launch was dropped with them.
   time the class held (else the one covering most); the launch call for launch_overhead and
   gpu_queued; for stream_wait the op on another stream whose end came last before the gap closed.
 """
-import bisect, csv, io, os, subprocess, sys
+import bisect, csv, io, os, subprocess, sys, tempfile
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -287,8 +289,14 @@ def check_run(cli, run, max_diffs=6):
 def main(argv):
     if len(argv) < 3 or argv[2:] == ["--shared"]:
         sys.exit(__doc__)
-    cli, rest = argv[1], argv[2:]
-    runs = shared_runs(rest[1]) + rest[2:] if rest[0] == "--shared" else rest
+    cli, rest = argv[1], [a for a in argv[2:] if a != "--synth-stalls"]
+    runs = shared_runs(rest[1]) + rest[2:] if rest and rest[0] == "--shared" else rest
+    scratch = tempfile.TemporaryDirectory(prefix="idle-causes-synth-") if "--synth-stalls" in argv else None
+    if scratch:
+        run = os.path.join(scratch.name, "stalls")
+        subprocess.run([cli, "synth", run, "--ranks", "3", "--steps", "3", "--seed", "9", "--ns-timestamps",
+                        "--straggler", "1", "--idle-cause-stalls"], check=True, stdout=subprocess.DEVNULL)
+        runs.append(run)
     results = [check_run(cli, run) for run in runs]
     print("%d of %d runs match, %d skipped" % (results.count(True), len(results), results.count(None)))
     return 1 if False in results or not runs else 0
