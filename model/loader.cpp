@@ -239,8 +239,6 @@ void assignRanks(std::vector<ParsedFile>& parsed, Run& run)
 
 namespace {
 
-// Files of one run share a clock, a world size and (nearly always) a GPU model. Traces of two
-// runs load as one without complaint otherwise, and every cross-rank answer is then nonsense.
 // Other ranks have ProfilerSteps, so the run is trimmed to complete steps, but these have none.
 void warnRanksWithoutSteps(Run& run)
 {
@@ -249,7 +247,8 @@ void warnRanksWithoutSteps(Run& run)
             continue;
         run.warnings.push_back(
             {r.file, r.rank,
-             run.htaCompat ? "no ProfilerStep on this rank while other ranks have them: as HTA does, every event of "
+             // A rank without CPU events is not trimmed, in HTA's mode too.
+             run.htaCompat && r.eventsTrimmed > 0 ? "no ProfilerStep on this rank while other ranks have them: as HTA does, every event of "
                              "the rank is dropped by last-step trimming (" +
                                  std::to_string(r.eventsTrimmed) + " events)"
                            : "no ProfilerStep on this rank while other ranks have them: the rank is kept whole, "
@@ -257,6 +256,8 @@ void warnRanksWithoutSteps(Run& run)
     }
 }
 
+// Files of one run share a clock, a world size and (nearly always) a GPU model. Traces of two
+// runs load as one without complaint otherwise, and every cross-rank answer is then nonsense.
 void warnIfNotOneRun(Run& run)
 {
     constexpr int64_t kClockApartNs = 3'600'000'000'000;  // an hour: no job starts its ranks that far apart

@@ -407,6 +407,9 @@ private slots:
             });
         };
         QVERIFY(warnsRank1(*run, "every event of the rank is dropped"));
+        // The GPU-only rank 2 is not trimmed, and is not said to be.
+        for (const LoadWarning& w : run->warnings)
+            QVERIFY2(w.rank != 2 || w.message.find("kept whole") != std::string::npos, w.message.c_str());
         const auto native = loadDir(dir, false);
         QCOMPARE(native->ranks[1].events.size(), size_t(2));
         QCOMPARE(native->ranks[1].eventsTrimmed, uint64_t(0));

@@ -287,9 +287,9 @@ def check_run(cli, run, max_diffs=6):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[2:] == ["--shared"]:
+    cli, rest = (argv[1] if len(argv) > 1 else None), [a for a in argv[2:] if a != "--synth-stalls"]
+    if cli is None or (not rest and "--synth-stalls" not in argv) or rest == ["--shared"]:
         sys.exit(__doc__)
-    cli, rest = argv[1], [a for a in argv[2:] if a != "--synth-stalls"]
     runs = shared_runs(rest[1]) + rest[2:] if rest and rest[0] == "--shared" else rest
     scratch = tempfile.TemporaryDirectory(prefix="idle-causes-synth-") if "--synth-stalls" in argv else None
     if scratch:

@@ -24,8 +24,8 @@ struct IdleRank {
 };
 // One rank's streams, or several ranks' side by side (keys "r0 s7") when several are selected.
 BarChartData idleStreamBars(const IdleTime& result, const QVector<IdleRank>& ranks, bool percent);
-// One rank's idle time by host-side cause (IdleCauses::byRank), a bar per cause that won a gap;
-// a click on a bar gives the cause (its IdleCause value).
+// One rank's idle time by host-side cause: a stacked bar for the rank (IdleCauses::byRank), then
+// one per stream (byStream), a series per cause; a click on a segment gives its cause (IdleCause).
 BarChartData idleCauseBars(const IdleCauses& result, const IdleRank& rank, bool percent);
 
 } // namespace kscope

@@ -195,7 +195,7 @@ protected:
                 m_causeRows.push_back(g);
         m_causeCaption->setText(m_hostCauses->gaps.empty()
                                     ? tr("No idle gap on a GPU stream")
-                                    : tr("<b>%1</b>: %2 (click a segment for another cause)")
+                                    : tr("<b>%1</b>: %2 on all streams (click a segment for another cause)")
                                           .arg(fmt::qstr(toString(m_cause)), fmt::count(m_causeRows.size(), "gap", "gaps")));
         m_causeGaps->setTable(std::make_shared<Table>(idleCauseGapsTable(slice(), *m_hostCauses, m_cause)));
     }
