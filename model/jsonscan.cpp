@@ -314,7 +314,16 @@ SplitResult splitElements(const char* data, size_t start, size_t size, size_t ma
             inString = ~inString;
         // A quote opening a string at depth 0 would be a string element: leave it to the scalar path.
         uint64_t bits = (opens | closes) & ~inString & validMask;
-        if (s.depth == 0 && quotes) {
+        // Between elements (depth 0) only whitespace, commas and the next '{' or '[' may come: a
+        // quote there would open a string element, which the byte-by-byte path reports. Quotes
+        // past the next structural byte belong to the next element and keep the block on this path.
+        auto quoteBeforeNextStructural = [&](unsigned from, uint64_t rest) {
+            const unsigned next = rest ? static_cast<unsigned>(__builtin_ctzll(rest)) : static_cast<unsigned>(valid);
+            const uint64_t below = next >= 64 ? ~0ull : (1ull << next) - 1;
+            const uint64_t fromOn = from >= 64 ? 0 : ~((1ull << from) - 1);
+            return (quotes & below & fromOn) != 0;
+        };
+        if (s.depth == 0 && quotes && quoteBeforeNextStructural(0, bits)) {
             if (scalarRange(pos, pos + valid))
                 return result;
             pos += valid;
@@ -326,8 +335,8 @@ SplitResult splitElements(const char* data, size_t start, size_t size, size_t ma
             const size_t at = pos + bit;
             if (structural(at, data[at]))
                 return result;
-            if (s.depth == 0 && quotes && (quotes >> bit) != 0) {
-                // Back at depth 0 with quotes later in this block: finish it byte by byte.
+            if (s.depth == 0 && quotes && quoteBeforeNextStructural(bit + 1, bits)) {
+                // Back at depth 0 with a quote before the next element: finish the block byte by byte.
                 s.inString = (inString >> bit) & 1;
                 if (scalarRange(at + 1, pos + valid))
                     return result;

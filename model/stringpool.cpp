@@ -1,5 +1,6 @@
 #include "stringpool.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace kscope {
@@ -8,7 +9,7 @@ namespace {
 constexpr size_t kBlockSize = 256 * 1024;
 }
 
-size_t StringPool::Hash::operator()(std::string_view s) const noexcept
+uint64_t StringPool::hashOf(std::string_view s) noexcept
 {
     // FNV-1a over 8-byte words: names are long (templated kernel names) and hashed per event.
     uint64_t h = 1469598103934665603ull;
@@ -21,7 +22,46 @@ size_t StringPool::Hash::operator()(std::string_view s) const noexcept
     }
     for (; i < s.size(); ++i)
         h = (h ^ static_cast<unsigned char>(s[i])) * 1099511628211ull;
-    return static_cast<size_t>(h ^ (h >> 32));
+    h ^= h >> 32;
+    return h * 0x9E3779B97F4A7C15ull;  // the table takes the top bits: spread them
+}
+
+size_t StringPool::probe(const Storage& st, std::string_view text, uint64_t hash) const
+{
+    const size_t mask = st.table.size() - 1;
+    const auto tag = static_cast<uint32_t>(hash);
+    size_t at = static_cast<size_t>(hash >> (64 - st.tableBits));
+    while (true) {
+        const Slot& slot = st.table[at];
+        if (slot.id == 0)
+            return at;
+        if (slot.hashTag == tag) {
+            const std::string_view stored = st.views[slot.id];
+            if (stored.size() == text.size() && std::memcmp(stored.data(), text.data(), text.size()) == 0)
+                return at;
+        }
+        at = (at + 1) & mask;
+    }
+}
+
+void StringPool::insertSlot(Storage& st, uint32_t id, uint64_t hash)
+{
+    if (2 * (st.indexed + 1) > st.table.size()) {
+        std::vector<Slot> old = std::move(st.table);
+        st.tableBits = std::max(st.tableBits + 1, 10);
+        st.table.assign(size_t{1} << st.tableBits, Slot{});
+        const size_t mask = st.table.size() - 1;
+        for (const Slot& slot : old) {
+            if (slot.id == 0)
+                continue;
+            size_t at = static_cast<size_t>(hashOf(st.views[slot.id]) >> (64 - st.tableBits));
+            while (st.table[at].id != 0)
+                at = (at + 1) & mask;
+            st.table[at] = slot;
+        }
+    }
+    st.table[probe(st, st.views[id], hash)] = {static_cast<uint32_t>(hash), id};
+    ++st.indexed;
 }
 
 StringPool::StringPool() : m_storage(std::make_shared<Storage>())
@@ -61,21 +101,24 @@ std::string_view StringPool::store(std::string_view text)
 
 StringId StringPool::intern(std::string_view text)
 {
-    if (auto it = m_storage->index.find(text); it != m_storage->index.end())
-        return StringId{it->second};
+    const uint64_t hash = hashOf(text);
+    if (!m_storage->table.empty()) {
+        const Slot& slot = m_storage->table[probe(*m_storage, text, hash)];
+        if (slot.id != 0)
+            return StringId{slot.id};
+    }
     if (m_storage.use_count() > 1)
         *this = clone();  // shared: write to a copy of its own
     std::string_view stored = store(text);
     const auto id = static_cast<uint32_t>(m_storage->views.size());
     m_storage->views.push_back(stored);
-    m_storage->index.emplace(stored, id);
+    insertSlot(*m_storage, id, hash);
     return StringId{id};
 }
 
 StringPool StringPool::clone() const
 {
     StringPool copy;
-    copy.m_storage->index.reserve(size());
     for (size_t id = 1; id < size(); ++id)
         copy.intern(m_storage->views[id]);
     return copy;
@@ -90,17 +133,16 @@ StringPool StringPool::share() const
 
 StringId StringPool::find(std::string_view text) const
 {
-    if (auto it = m_storage->index.find(text); it != m_storage->index.end())
-        return StringId{it->second};
-    return {};
+    if (m_storage->table.empty())
+        return {};
+    return StringId{m_storage->table[probe(*m_storage, text, hashOf(text))].id};
 }
 
 size_t StringPool::residentBytes() const
 {
     const Storage& st = *m_storage;
     return st.storedBytes + st.views.capacity() * sizeof(std::string_view)
-        + st.index.size() * (sizeof(std::string_view) + sizeof(uint32_t) + 2 * sizeof(void*))
-        + st.index.bucket_count() * sizeof(void*);
+        + st.table.capacity() * sizeof(Slot);
 }
 
 } // namespace kscope

@@ -5,7 +5,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace kscope {
@@ -39,9 +38,14 @@ public:
     bool sharesStorageWith(const StringPool& other) const { return m_storage == other.m_storage; }
 
 private:
-    struct Hash {
-        using is_transparent = void;
-        size_t operator()(std::string_view s) const noexcept;
+    static uint64_t hashOf(std::string_view s) noexcept;
+    // Open addressing over a power-of-two table, at most half full: each slot keeps 32 bits of
+    // its string's hash beside the id, so a probe compares strings only when those agree (the
+    // loader interns a few strings per event; std::unordered_map spent a division and a string
+    // compare per node walked).
+    struct Slot {
+        uint32_t hashTag = 0;
+        uint32_t id = 0;  // 0: empty (id 0 is the null string, never indexed)
     };
     struct Storage {
         std::vector<std::unique_ptr<char[]>> blocks;
@@ -49,8 +53,13 @@ private:
         size_t blockSize = 0;
         size_t storedBytes = 0;
         std::vector<std::string_view> views;
-        std::unordered_map<std::string_view, uint32_t, Hash, std::equal_to<>> index;
+        std::vector<Slot> table;
+        int tableBits = 0;
+        size_t indexed = 0;
     };
+    // The slot holding text, or the empty slot where it would go.
+    size_t probe(const Storage& st, std::string_view text, uint64_t hash) const;
+    void insertSlot(Storage& st, uint32_t id, uint64_t hash);
     std::string_view store(std::string_view text);
 
     std::shared_ptr<Storage> m_storage;

@@ -2,6 +2,7 @@
 // and every kind of bad input.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
+#include "model/jsonscan.h"
 #include "model/loader.h"
 #include "model/trace.h"
 #include "model/metadata.h"
@@ -11,6 +12,7 @@
 #include "testsupport.h"
 
 #include <atomic>
+#include <random>
 #include <mutex>
 #endif
 
@@ -71,6 +73,67 @@ bool sameEvents(const Run& a, const RankTrace& ra, const Run& b, const RankTrace
     return ra.steps.size() == rb.steps.size() && ra.threads.size() == rb.threads.size();
 }
 
+#ifndef Q_MOC_RUN
+// Elements and separators without a backslash (the first eight), elements with one (two), then
+// what is irregular between elements.
+std::vector<std::string> splitterPieces()
+{
+    return {"{\"ph\":\"X\",\"name\":\"a{b}\",\"ts\":1}", "[1,2,\"]\"]", "{}", "{\"args\":{\"s\":[\"}\",{}]}}", ",", " ",
+            "\n", ",\n  ", "{\"n\":\"q\\\"}{\",\"a\":[1,{\"b\":\"]\"}]}", "{\"x\":\"\\\\\"}", "\"str\"", "12", "]", "}", "x",
+            "{\"k\":\"v\""};
+}
+
+// The splitter's rules byte by byte, to check the 64-byte path against.
+jsonscan::SplitResult referenceSplit(const std::string& d, size_t size, std::vector<jsonscan::Span>& out)
+{
+    jsonscan::SplitResult r;
+    size_t lastEnd = 0, elementStart = 0;
+    int depth = 0;
+    bool inString = false, escape = false;
+    auto clean = [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i)
+            if (!jsonscan::isSpace(d[i]) && d[i] != ',')
+                return false;
+        return true;
+    };
+    for (size_t i = 0; i < size; ++i) {
+        const char c = d[i];
+        if (inString) {
+            if (escape)
+                escape = false;
+            else if (c == '\\')
+                escape = true;
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        if (c == '"') {
+            if (depth == 0)
+                return {lastEnd, false, true};
+            inString = true;
+        } else if (c == '{' || c == '[') {
+            if (depth == 0) {
+                if (!clean(lastEnd, i))
+                    return {lastEnd, false, true};
+                elementStart = i;
+            }
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0)
+                return clean(lastEnd, i) && c == ']' ? jsonscan::SplitResult{i + 1, true, false}
+                                                     : jsonscan::SplitResult{lastEnd, false, true};
+            if (--depth == 0) {
+                out.push_back({elementStart, i + 1});
+                lastEnd = i + 1;
+            }
+        }
+    }
+    if (depth > 0)
+        return {elementStart, false, false};
+    return clean(lastEnd, size) ? jsonscan::SplitResult{size, false, false} : jsonscan::SplitResult{lastEnd, false, true};
+}
+
+#endif
 } // namespace
 
 // One cpu_op on one rank, with the header fields that tell runs apart (moc cannot read raw
@@ -272,6 +335,12 @@ private slots:
             pool.intern("name" + std::to_string(i));
         QCOMPARE(pool.view(a), std::string_view("aten::mm"));  // views stay valid as the pool grows
         QCOMPARE(pool.size(), size_t(20003));
+        for (int i = 0; i < 20000; i += 997)  // every id found again after the index grew
+            QCOMPARE(pool.view(pool.find("name" + std::to_string(i))), std::string_view("name" + std::to_string(i)));
+        const StringId empty = pool.intern("");
+        QVERIFY(bool(empty));
+        QCOMPARE(pool.intern(""), empty);
+        QCOMPARE(pool.find("name"), StringId{});  // a prefix of interned strings is not one
     }
 
     void microsToNanos_data()
@@ -419,6 +488,36 @@ private slots:
         QVERIFY(parsed.trace.events.link == reference.trace.events.link);
         QCOMPARE(parsed.trace.metadata.devices.size(), size_t(1));
         QVERIFY(parsed.trace.badEvents.empty());
+    }
+
+    void splitterMatchesByteByByteRules()
+    {
+        // Compact elements put the next element's quotes right after a close in the same 64-byte
+        // block; strings, numbers, stray bytes and escapes between and inside elements take the
+        // splitter off its fast path. Whatever the bytes, it must find what the byte rules find.
+        std::mt19937 random(7);
+        const std::vector<std::string> pieces = splitterPieces();
+        for (int round = 0; round < 3000; ++round) {
+            std::string json;
+            const int count = 1 + static_cast<int>(random() % 24);
+            for (int k = 0; k < count; ++k) {
+                // Mostly elements and separators without escapes (a backslash sends a whole block
+                // byte by byte), now and then escapes or something irregular.
+                const unsigned dice = random() % 100;
+                const size_t pick = dice < 85 ? random() % 8 : dice < 93 ? 8 + random() % 2 : 10 + random() % (pieces.size() - 10);
+                json += pieces[pick];
+            }
+            const size_t size = json.size();
+            json.append(64, ' ');  // the splitter reads up to 64 bytes past the end
+            std::vector<jsonscan::Span> fast, slow;
+            const jsonscan::SplitResult a = jsonscan::splitElements(json.data(), 0, size, size_t(1) << 30, fast);
+            const jsonscan::SplitResult b = referenceSplit(json, size, slow);
+            const std::string context = "input: " + json.substr(0, size);
+            QVERIFY2(a.resume == b.resume && a.closed == b.closed && a.irregular == b.irregular, context.c_str());
+            QVERIFY2(fast.size() == slow.size(), context.c_str());
+            for (size_t k = 0; k < fast.size(); ++k)
+                QVERIFY2(fast[k].begin == slow[k].begin && fast[k].end == slow[k].end, context.c_str());
+        }
     }
 
     void minifiedAndEscapedTrace()
