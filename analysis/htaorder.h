@@ -7,6 +7,7 @@
 
 #include "analysis/core/gpuactivity.h"
 #include "analysis/htanumerics.h"
+#include "model/correlationset.h"
 #include "model/trace.h"
 
 #include <algorithm>
@@ -41,66 +42,6 @@ inline bool containsId(const std::vector<StringId>& sortedIds, StringId id)
 {
     return id && std::binary_search(sortedIds.begin(), sortedIds.end(), id);
 }
-
-// A set of correlation ids: a bitmap over their range when that is dense (Kineto numbers them
-// consecutively), else a flat open-addressing hash table. Membership is asked once per event.
-class CorrelationSet {
-public:
-    explicit CorrelationSet(std::vector<int64_t> ids)
-    {
-        std::sort(ids.begin(), ids.end());
-        ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-        if (ids.empty())
-            return;
-        if (static_cast<uint64_t>(ids.back() - ids.front()) < 64 * ids.size() + 4096) {
-            m_low = ids.front();
-            m_bits.assign(static_cast<size_t>(ids.back() - ids.front()) / 64 + 1, 0);
-            for (int64_t id : ids)
-                m_bits[static_cast<size_t>(id - m_low) / 64] |= uint64_t{1} << ((id - m_low) % 64);
-            return;
-        }
-        size_t capacity = 16;
-        while (capacity < ids.size() * 2)
-            capacity *= 2;
-        m_mask = capacity - 1;
-        m_slots.assign(capacity, kEmpty);
-        for (int64_t id : ids) {
-            size_t at = slotOf(id);
-            while (m_slots[at] != kEmpty)
-                at = (at + 1) & m_mask;
-            m_slots[at] = id;
-        }
-    }
-
-    bool contains(int64_t id) const
-    {
-        if (!m_bits.empty()) {
-            if (id < m_low || static_cast<uint64_t>(id - m_low) / 64 >= m_bits.size())
-                return false;
-            return (m_bits[static_cast<size_t>(id - m_low) / 64] >> ((id - m_low) % 64)) & 1;
-        }
-        if (m_slots.empty() || id == kEmpty)
-            return false;
-        for (size_t at = slotOf(id);; at = (at + 1) & m_mask) {
-            if (m_slots[at] == id)
-                return true;
-            if (m_slots[at] == kEmpty)
-                return false;
-        }
-    }
-
-private:
-    static constexpr int64_t kEmpty = std::numeric_limits<int64_t>::min();
-    size_t slotOf(int64_t id) const
-    {
-        return static_cast<size_t>((static_cast<uint64_t>(id) * 0x9E3779B97F4A7C15ull) >> 20) & m_mask;
-    }
-
-    int64_t m_low = 0;
-    std::vector<uint64_t> m_bits;
-    std::vector<int64_t> m_slots;
-    size_t m_mask = 0;
-};
 
 // Rows keyed by correlation, sorted by (correlation, file position): pandas' groups by key with
 // each group's rows in frame order.

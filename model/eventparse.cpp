@@ -33,6 +33,18 @@ std::string_view trimToken(std::string_view token)
 bool tokenToInt(std::string_view token, int64_t& out)
 {
     token = trimToken(token);
+    // Most tokens are a few plain digits (pids, tids, correlations, streams): read them here.
+    if (!token.empty() && token.size() <= 18) {
+        const bool negative = token[0] == '-';
+        size_t i = negative ? 1 : 0;
+        int64_t value = 0;
+        while (i < token.size() && token[i] >= '0' && token[i] <= '9')
+            value = value * 10 + (token[i++] - '0');
+        if (i == token.size() && i > (negative ? 1u : 0u)) {
+            out = negative ? -value : value;
+            return true;
+        }
+    }
     const char* first = token.data();
     const char* last = first + token.size();
     auto [ptr, ec] = std::from_chars(first, last, out);
@@ -594,7 +606,7 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
     if (ev.ph == 'M') {
         // HTA rounds when pandas' ts column is float64, which metadata rows decide too (#317):
         // a float ts, or none (NaN), on any row.
-        if (!ev.hasTs || ev.tsToken.find_first_of(".eE") != std::string_view::npos)
+        if (!ev.hasTs || hasFractionOrExponent(ev.tsToken))
             trace.metadata.fractionalTimestamps = true;
         if (ev.hasName && !ev.argName.empty()) {
             if (ev.name == "process_name")
@@ -615,7 +627,7 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
         m_builder.noteBadEvent(BadEventKind::BadTimestamp, offset, text);
         return;
     }
-    if (ev.tsToken.find_first_of(".eE") != std::string_view::npos)
+    if (hasFractionOrExponent(ev.tsToken))
         trace.metadata.fractionalTimestamps = true;
     const ThreadIndex thread = m_builder.threadIndex(ev.pid, pidName, ev.tid, tidName);
 

@@ -1,5 +1,7 @@
 #include "rankbuilder.h"
 
+#include "correlationset.h"
+
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -607,27 +609,31 @@ std::vector<uint8_t> completeStepsMask(const EventTable& t, const StringPool& st
         lastEnd = cpuMaxEnd;
     }
     std::vector<uint8_t> keep(n, 0);
+    // The correlations of the CPU events kept, and of every CPU event: -1 (none) apart, so the
+    // sets hold only the launches' ids. GPU work without a correlation matches a kept CPU event
+    // without one, as in HTA's join.
     std::vector<int64_t> keptCorrelations, allCorrelations;
+    bool keptWithout = false, anyWithout = false;
     auto inWindow = [&](size_t i) { return includeLastStep ? t.tsNs[i] <= lastEnd : t.tsNs[i] < lastStart; };
     for (size_t i = 0; i < n; ++i) {
         if (isGpu[i])
             continue;
         keep[i] = inWindow(i);
+        const int64_t correlation = t.correlation[i];
         if (keep[i])
-            keptCorrelations.push_back(t.correlation[i]);
+            correlation == -1 ? void(keptWithout = true) : keptCorrelations.push_back(correlation);
         if (rule.keepGpuWithoutLaunch)
-            allCorrelations.push_back(t.correlation[i]);
+            correlation == -1 ? void(anyWithout = true) : allCorrelations.push_back(correlation);
     }
-    std::sort(keptCorrelations.begin(), keptCorrelations.end());
-    std::sort(allCorrelations.begin(), allCorrelations.end());
+    const CorrelationSet kept(keptCorrelations), all(allCorrelations);
     for (size_t i = 0; i < n; ++i) {
         if (!isGpu[i])
             continue;
-        keep[i] = std::binary_search(keptCorrelations.begin(), keptCorrelations.end(), t.correlation[i]);
+        const int64_t correlation = t.correlation[i];
+        keep[i] = correlation == -1 ? keptWithout : kept.contains(correlation);
         // HTA drops GPU work whose launch is not in the trace; the default mode keeps it by its
         // own start, so its GPU time is not lost.
-        if (!keep[i] && rule.keepGpuWithoutLaunch &&
-            !std::binary_search(allCorrelations.begin(), allCorrelations.end(), t.correlation[i]))
+        if (!keep[i] && rule.keepGpuWithoutLaunch && !(correlation == -1 ? anyWithout : all.contains(correlation)))
             keep[i] = inWindow(i);
     }
     return keep;

@@ -502,7 +502,7 @@ std::optional<int64_t> earliestEventTimestamp(const std::filesystem::path& file,
             const std::string_view event(window + span.begin, span.end - span.begin);
             const std::optional<std::string_view> ph = keyValue(event, "\"ph\"");
             const std::optional<std::string_view> ts = keyValue(event, "\"ts\"");
-            if (!ts || ts->find_first_of(".eE") != std::string_view::npos)
+            if (!ts || hasFractionOrExponent(*ts))
                 fractional = true;  // as the loader decides HTA's rounding
             if (!ph || ph->size() != 1 || std::string_view("XiIbe").find((*ph)[0]) == std::string_view::npos)
                 continue;

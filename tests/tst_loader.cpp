@@ -2,6 +2,7 @@
 // and every kind of bad input.
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>/<concepts>; it only needs the test class
+#include "model/correlationset.h"
 #include "model/jsonscan.h"
 #include "model/loader.h"
 #include "model/trace.h"
@@ -518,6 +519,32 @@ private slots:
             for (size_t k = 0; k < fast.size(); ++k)
                 QVERIFY2(fast[k].begin == slow[k].begin && fast[k].end == slow[k].end, context.c_str());
         }
+    }
+
+    void correlationSetAnswersLikeASortedList()
+    {
+        // Dense ids (a bitmap), sparse ones (the hash table), extremes and repeats: every answer
+        // is that of a binary search in the sorted ids.
+        std::mt19937_64 random(11);
+        for (int round = 0; round < 200; ++round) {
+            std::vector<int64_t> ids;
+            const bool dense = round % 2 == 0;
+            const size_t count = random() % 300;
+            for (size_t k = 0; k < count; ++k)
+                ids.push_back(dense ? 1000 + static_cast<int64_t>(random() % 500) : static_cast<int64_t>(random()));
+            if (round % 5 == 1)
+                ids.insert(ids.end(), {INT64_MIN, INT64_MAX, -7, -7, 0});
+            const CorrelationSet set(ids);
+            std::vector<int64_t> sorted = ids;
+            std::sort(sorted.begin(), sorted.end());
+            std::vector<int64_t> asked = ids;
+            for (int k = 0; k < 300; ++k)
+                asked.push_back(dense ? 900 + static_cast<int64_t>(random() % 700) : static_cast<int64_t>(random()));
+            asked.insert(asked.end(), {INT64_MIN, INT64_MAX, -1, 0, 1});
+            for (int64_t id : asked)
+                QCOMPARE(set.contains(id), std::binary_search(sorted.begin(), sorted.end(), id));
+        }
+        QVERIFY(!CorrelationSet().contains(0));
     }
 
     void minifiedAndEscapedTrace()

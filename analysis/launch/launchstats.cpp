@@ -41,7 +41,7 @@ std::vector<KernelLaunch> htaLaunches(const RankTrace& rank, const std::vector<S
     for (size_t i = 0; i < t.size(); ++i)
         if (t.correlation[i] != -1 && containsId(launchNames, t.name[i]))
             ids.push_back(t.correlation[i]);
-    const CorrelationSet correlations(std::move(ids));
+    const CorrelationSet correlations(ids);
     auto wanted = [&](size_t i) { return t.correlation[i] != -1 && correlations.contains(t.correlation[i]); };
     std::vector<EventIndex> cpu, gpu;
     for (size_t i = 0; i < t.size(); ++i) {
