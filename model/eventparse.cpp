@@ -672,7 +672,14 @@ void EventBatchParser::commit(RawEvent& ev, uint64_t offset, std::string_view te
         m_builder.noteBadEvent(BadEventKind::AbsurdDuration, offset, text);
         return;
     }
-    const StringId category = ev.hasCat ? strings.intern(ev.cat) : StringId{};
+    StringId category;
+    if (ev.hasCat) {
+        if (!m_lastCategoryId || ev.cat != m_lastCategory) {
+            m_lastCategoryId = strings.intern(ev.cat);
+            m_lastCategory.assign(ev.cat);
+        }
+        category = m_lastCategoryId;
+    }
     const EventKind kind = m_builder.kindOf(category);
     // HTA keeps only events with both dur and cat, and never the profiler's own span.
     if (m_options.htaCompat && (!ev.hasDur || !ev.hasCat || kind == EventKind::TraceSpan))

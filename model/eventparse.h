@@ -54,6 +54,9 @@ private:
     ByteBuffer m_batch;
     std::unique_ptr<RawEvent> m_event;
     std::unique_ptr<Helper> m_helper;
+    // The last category interned and its id: runs of events share one.
+    std::string m_lastCategory;
+    StringId m_lastCategoryId;
 };
 
 } // namespace kscope

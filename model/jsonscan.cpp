@@ -329,6 +329,14 @@ SplitResult splitElements(const char* data, size_t start, size_t size, size_t ma
             pos += valid;
             continue;
         }
+        const int closing = __builtin_popcountll(bits & closes);
+        if (s.depth > closing) {
+            // Fewer closes than open levels: no element ends in this block, only the depth moves.
+            s.depth += __builtin_popcountll(bits & opens) - closing;
+            s.inString = (inString >> (valid - 1)) & 1;
+            pos += valid;
+            continue;
+        }
         while (bits) {
             const unsigned bit = static_cast<unsigned>(__builtin_ctzll(bits));
             bits &= bits - 1;

@@ -45,7 +45,7 @@ bool isHtaGpuEvent(const EventTable& events, EventIndex i, StringId eventSync, S
     return name && (name == eventSync || name == contextSync);
 }
 
-ThreadIndex RankBuilder::threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName)
+ThreadIndex RankBuilder::lookUpThread(int64_t pid, StringId pidName, int64_t tid, StringId tidName)
 {
     // String pids/tids get keys outside the numeric range by tagging them with their id.
     const int64_t pidKey = pidName ? (INT64_MIN + pidName.value) : pid;
@@ -66,14 +66,15 @@ ThreadIndex RankBuilder::threadIndex(int64_t pid, StringId pidName, int64_t tid,
     return it->second;
 }
 
-EventKind RankBuilder::kindOf(StringId category)
+EventKind RankBuilder::classifyCategory(StringId category)
 {
     if (!category)
         return EventKind::Other;
-    auto [it, inserted] = m_kindByCategory.try_emplace(category.value, EventKind::Other);
-    if (inserted)
-        it->second = eventKindForCategory(m_strings.view(category));
-    return it->second;
+    if (m_kindOfString.size() <= category.value)
+        m_kindOfString.resize(std::max<size_t>(category.value + 1, m_strings.size()), kUnknownKind);
+    const EventKind kind = eventKindForCategory(m_strings.view(category));
+    m_kindOfString[category.value] = static_cast<uint8_t>(kind);
+    return kind;
 }
 
 uint32_t RankBuilder::inputShapeIndex(InputShape shape)

@@ -46,8 +46,21 @@ public:
 
     // Thread index for a pid/tid pair; string pids/tids are keyed by their interned id. Past
     // kMaxThreads pairs, new pairs share the last thread.
-    ThreadIndex threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
-    EventKind kindOf(StringId category);
+    ThreadIndex threadIndex(int64_t pid, StringId pidName, int64_t tid, StringId tidName)
+    {
+        // Events come in runs from one thread: the last pair answers most calls.
+        if (pid == m_lastThread.pid && tid == m_lastThread.tid && pidName == m_lastThread.pidName
+            && tidName == m_lastThread.tidName && m_lastThread.known)
+            return m_lastThread.index;
+        m_lastThread = {pid, tid, pidName, tidName, lookUpThread(pid, pidName, tid, tidName), true};
+        return m_lastThread.index;
+    }
+    EventKind kindOf(StringId category)
+    {
+        if (category.value < m_kindOfString.size() && m_kindOfString[category.value] != kUnknownKind)
+            return static_cast<EventKind>(m_kindOfString[category.value]);
+        return classifyCategory(category);
+    }
     // The index of this pair in the table's inputShapes, appended when first seen.
     uint32_t inputShapeIndex(InputShape shape);
 
@@ -92,9 +105,19 @@ private:
     void assignSteps(bool stepsInFileOrder);
     void detectDeviceType();
 
+    ThreadIndex lookUpThread(int64_t pid, StringId pidName, int64_t tid, StringId tidName);
+    EventKind classifyCategory(StringId category);
+
     StringPool& m_strings;
     std::unordered_map<std::pair<int64_t, int64_t>, ThreadIndex, ThreadKeyHash> m_threadIndex;
-    std::unordered_map<uint32_t, EventKind> m_kindByCategory;
+    struct LastThread {
+        int64_t pid = 0, tid = 0;
+        StringId pidName, tidName;
+        ThreadIndex index = 0;
+        bool known = false;
+    } m_lastThread;
+    static constexpr uint8_t kUnknownKind = 0xFF;
+    std::vector<uint8_t> m_kindOfString;  // by category string id: its EventKind, or kUnknownKind
     std::unordered_map<uint64_t, uint32_t> m_shapeIndex;  // (dims, types) ids -> inputShapes index
 };
 
