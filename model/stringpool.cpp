@@ -37,7 +37,8 @@ size_t StringPool::probe(const Storage& st, std::string_view text, uint64_t hash
             return at;
         if (slot.hashTag == tag) {
             const std::string_view stored = st.views[slot.id];
-            if (stored.size() == text.size() && std::memcmp(stored.data(), text.data(), text.size()) == 0)
+            // The empty string is stored as a null view: memcmp must not see its pointer.
+            if (stored.size() == text.size() && (text.empty() || std::memcmp(stored.data(), text.data(), text.size()) == 0))
                 return at;
         }
         at = (at + 1) & mask;
