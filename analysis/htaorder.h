@@ -11,6 +11,7 @@
 #include "model/trace.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <string_view>
@@ -122,7 +123,8 @@ inline Description describeValues(std::vector<double> values)
 }
 
 // describeValues of integers without sorting them: the same sums in the same order, the
-// quartiles read off counts of each value (or, over a wide range, by selection on a copy).
+// quartiles exact order statistics found by bucketing (queue lengths span a small range, so
+// that is one counting pass).
 inline Description describeIntegers(const std::vector<int32_t>& values)
 {
     Description d;
@@ -132,45 +134,21 @@ inline Description describeIntegers(const std::vector<int32_t>& values)
         return d;
     }
     const auto toDouble = [](int32_t v) { return static_cast<double>(v); };
-    d.mean = hta::meanOf(std::span<const int32_t>(values), toDouble);
-    d.std = hta::sampleStdOf(std::span<const int32_t>(values), toDouble);
-    const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    d.min = *low;
-    d.max = *high;
-    // Queue lengths span a small range: count them, and read the order statistics off the counts.
-    const int64_t range = static_cast<int64_t>(*high) - *low + 1;
-    if (range <= static_cast<int64_t>(values.size()) + 4096) {
-        std::vector<uint32_t> counts(static_cast<size_t>(range), 0);
-        for (int32_t v : values)
-            ++counts[static_cast<size_t>(v - *low)];
-        const auto quantile = [&](double q) {
-            const hta::QuantilePosition at = hta::quantilePosition(values.size(), q);
-            int32_t a = *low, b = *low;
-            size_t seen = 0;
-            bool haveA = false;
-            for (size_t c = 0; c < counts.size(); ++c) {
-                seen += counts[c];
-                if (!haveA && seen > at.lower) {
-                    a = *low + static_cast<int32_t>(c);
-                    haveA = true;
-                }
-                if (seen > at.upper) {
-                    b = *low + static_cast<int32_t>(c);
-                    break;
-                }
-            }
-            return hta::lerp(toDouble(a), toDouble(b), at.gamma);
-        };
-        d.p25 = quantile(0.25);
-        d.p50 = quantile(0.5);
-        d.p75 = quantile(0.75);
-        return d;
+    const std::span<const int32_t> all(values);
+    d.mean = hta::meanOf(all, toDouble);
+    d.std = hta::sampleStdAround(all, toDouble, d.mean);
+    int32_t low = values.front(), high = values.front();
+    for (const int32_t v : values) {
+        low = std::min(low, v);
+        high = std::max(high, v);
     }
-    std::vector<int32_t> copy = values;
-    hta::OrderStatistics<int32_t> order(copy);
-    d.p25 = order.quantileLinear(0.25, toDouble);
-    d.p50 = order.quantileLinear(0.5, toDouble);
-    d.p75 = order.quantileLinear(0.75, toDouble);
+    d.min = low;
+    d.max = high;
+    const std::array<double, 3> quartiles =
+        hta::integerQuantilesLinear(all, low, high, std::array<double, 3>{0.25, 0.5, 0.75}, toDouble);
+    d.p25 = quartiles[0];
+    d.p50 = quartiles[1];
+    d.p75 = quartiles[2];
     return d;
 }
 

@@ -37,6 +37,7 @@ private slots:
     void numpyRound_data();
     void numpyRound();
     void quantile();
+    void integerSelectionAgreesWithSorting();
     void quicksortAgreesOnDistinctKeys();
     void descendingKeepsNameOrderOnTies();
 
@@ -209,6 +210,64 @@ void TestAnalysisUnits::quantile()
     QCOMPARE(hta::quantileLinear(v, 1.0), 4.0);
     const std::vector<double> one = {7};
     QCOMPARE(hta::quantileLinear(one, 0.8), 7.0);
+}
+
+// The bucketing selection behind idle-gap and queue-length quartiles, against sorting: narrow
+// and 2^62-wide ranges, heavy skew (most gaps tiny, a few huge), ties, negatives, the extremes.
+void TestAnalysisUnits::integerSelectionAgreesWithSorting()
+{
+    std::mt19937_64 random(7);
+    const auto check = [](std::vector<int64_t> values) {
+        std::vector<int64_t> sorted = values;
+        std::sort(sorted.begin(), sorted.end());
+        std::vector<size_t> ranks;
+        for (size_t r : {size_t{0}, sorted.size() / 4, sorted.size() / 4 + 1, sorted.size() / 2, sorted.size() / 2 + 1,
+                         sorted.size() * 3 / 4, sorted.size() - 1})
+            if (r < sorted.size() && (ranks.empty() || ranks.back() < r))
+                ranks.push_back(r);
+        std::vector<int64_t> found(ranks.size(), -12345);
+        hta::selectOrderStatistics<int64_t>(values, sorted.front(), sorted.back(), ranks, found);
+        for (size_t i = 0; i < ranks.size(); ++i)
+            QCOMPARE(found[i], sorted[ranks[i]]);
+        const std::array<double, 3> quartiles = hta::integerQuantilesLinear(
+            std::span<const int64_t>(values), sorted.front(), sorted.back(), std::array<double, 3>{0.25, 0.5, 0.75},
+            [](int64_t v) { return static_cast<double>(v) / 1000.0; });
+        std::vector<double> us(sorted.size());
+        for (size_t i = 0; i < sorted.size(); ++i)
+            us[i] = static_cast<double>(sorted[i]) / 1000.0;
+        QCOMPARE(quartiles[0], hta::quantileLinear(us, 0.25));
+        QCOMPARE(quartiles[1], hta::quantileLinear(us, 0.5));
+        QCOMPARE(quartiles[2], hta::quantileLinear(us, 0.75));
+    };
+    for (size_t size : {size_t{1}, size_t{2}, size_t{3}, size_t{64}, size_t{65}, size_t{1000}, size_t{100000}}) {
+        std::vector<int64_t> narrow(size), wide(size), skewed(size), ties(size), signedValues(size);
+        for (size_t i = 0; i < size; ++i) {
+            narrow[i] = static_cast<int64_t>(random() % 3000);
+            wide[i] = static_cast<int64_t>(random() >> 2);
+            // Most gaps of a few us, one in fifty of up to a second.
+            skewed[i] = random() % 50 == 0 ? static_cast<int64_t>(random() % 1000000000) : 1500 + static_cast<int64_t>(random() % 40);
+            ties[i] = random() % 10 == 0 ? int64_t{7} << 40 : int64_t{2000};
+            signedValues[i] = static_cast<int64_t>(random()) ;
+        }
+        for (auto* values : {&narrow, &wide, &skewed, &ties, &signedValues})
+            check(*values);
+    }
+    check({std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::max(), 0, -1, 1});
+    std::vector<int64_t> extremes(500, std::numeric_limits<int64_t>::max());
+    extremes[17] = std::numeric_limits<int64_t>::min();
+    check(extremes);
+    check(std::vector<int64_t>(300, 42));
+    // 32-bit values (queue lengths), a narrow range counted in one pass.
+    std::vector<int32_t> lengths(5000);
+    for (int32_t& v : lengths)
+        v = static_cast<int32_t>(random() % 1100) - 3;
+    std::vector<int32_t> sortedLengths = lengths;
+    std::sort(sortedLengths.begin(), sortedLengths.end());
+    const std::vector<size_t> ranks = {0, 1249, 1250, 2499, 2500, 3749, 4999};
+    std::vector<int32_t> found(ranks.size());
+    hta::selectOrderStatistics<int32_t>(lengths, sortedLengths.front(), sortedLengths.back(), ranks, found);
+    for (size_t i = 0; i < ranks.size(); ++i)
+        QCOMPARE(found[i], sortedLengths[ranks[i]]);
 }
 
 void TestAnalysisUnits::quicksortAgreesOnDistinctKeys()

@@ -2,8 +2,10 @@
 
 #include "analysis/core/gpuactivity.h"
 #include "analysis/htanumerics.h"
+#include "analysis/rankparallel.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -30,6 +32,11 @@ struct StreamGaps {
     EventIndex prevEvent = kNoEvent;  // the GPU op that ends at prevEnd
     bool started = false;
     std::vector<int64_t> gaps[kIdleCategoryCount];  // ns, in start order
+    int64_t sums[kIdleCategoryCount] = {0, 0, 0};    // of each category's gaps
+    int64_t lowest[kIdleCategoryCount] = {std::numeric_limits<int64_t>::max(), std::numeric_limits<int64_t>::max(),
+                                          std::numeric_limits<int64_t>::max()};
+    int64_t highest[kIdleCategoryCount] = {std::numeric_limits<int64_t>::min(), std::numeric_limits<int64_t>::min(),
+                                           std::numeric_limits<int64_t>::min()};
     int64_t overlaps = 0;   // default mode: kernels that started before the stream was free
     int64_t overlapNs = 0;
     int64_t launchNotInTrace = 0;  // gaps before GPU ops whose launch lies outside the trace window
@@ -127,7 +134,11 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
             category = IdleCategory::HostWait;
         else if (static_cast<double>(gap) < delayNs)
             category = IdleCategory::KernelWait;
-        s.gaps[static_cast<int>(category)].push_back(gap);
+        const int c = static_cast<int>(category);
+        s.gaps[c].push_back(gap);
+        s.sums[c] += gap;
+        s.lowest[c] = std::min(s.lowest[c], gap);
+        s.highest[c] = std::max(s.highest[c], gap);
         if (keepLongest > 0 && gap > 0) {
             s.longest.push_back({stream, category, s.prevEnd, start, i, s.prevEvent});
             if (s.longest.size() >= 4 * keepLongest)
@@ -153,12 +164,13 @@ std::vector<StreamGaps> collectGaps(const RankTrace& rank, const std::vector<int
     return perStream;
 }
 
-// pandas' describe() of the gaps in microseconds. Mean and deviation add the values in gap
-// order, as before; the quartiles need only a few order statistics, which selection finds without
+// pandas' describe() of one category's gaps in microseconds. Mean and deviation add the values
+// in gap order, as pandas does; the quartiles are exact order statistics found by bucketing, not
 // sorting (g / 1000 keeps the order of g, so the statistics of the nanoseconds are those of the
-// microseconds). Reorders gapsNs.
-IdleIntervalStats describe(std::vector<int64_t>& gapsNs, bool htaCompat)
+// microseconds).
+IdleIntervalStats describe(const StreamGaps& s, int category, bool htaCompat)
 {
+    const std::span<const int64_t> gapsNs(s.gaps[category]);
     IdleIntervalStats stats;
     stats.count = static_cast<int64_t>(gapsNs.size());
     if (gapsNs.empty()) {
@@ -166,15 +178,15 @@ IdleIntervalStats describe(std::vector<int64_t>& gapsNs, bool htaCompat)
         return stats;
     }
     auto us = [](int64_t ns) { return static_cast<double>(ns) / 1000.0; };
-    stats.meanUs = hta::meanOf(std::span<const int64_t>(gapsNs), us);
-    stats.stdUs = hta::sampleStdOf(std::span<const int64_t>(gapsNs), us);
-    const auto [low, high] = std::minmax_element(gapsNs.begin(), gapsNs.end());
-    stats.minUs = us(*low);
-    stats.maxUs = us(*high);
-    hta::OrderStatistics<int64_t> order(gapsNs);
-    stats.p25Us = order.quantileLinear(0.25, us);
-    stats.p50Us = order.quantileLinear(0.5, us);
-    stats.p75Us = order.quantileLinear(0.75, us);
+    stats.meanUs = hta::meanOf(gapsNs, us);
+    stats.stdUs = hta::sampleStdAround(gapsNs, us, stats.meanUs);
+    stats.minUs = us(s.lowest[category]);
+    stats.maxUs = us(s.highest[category]);
+    const std::array<double, 3> quartiles = hta::integerQuantilesLinear(
+        gapsNs, s.lowest[category], s.highest[category], std::array<double, 3>{0.25, 0.5, 0.75}, us);
+    stats.p25Us = quartiles[0];
+    stats.p50Us = quartiles[1];
+    stats.p75Us = quartiles[2];
     if (htaCompat) {
         for (double* v : {&stats.meanUs, &stats.stdUs, &stats.minUs, &stats.p25Us, &stats.p50Us,
                           &stats.p75Us, &stats.maxUs})
@@ -218,6 +230,60 @@ std::string launchNotInTraceNote(int rank, const std::vector<StreamGaps>& perStr
           "to the trace's first event, as HTA does)";
 }
 
+// One rank's part of the breakdown; error set (and nothing else) where --hta-compat gives none.
+IdleTime idleTimeOfRank(const RankTrace& rank, const IdleTimeOptions& options)
+{
+    IdleTime result;
+    const int rankNumber = rank.rank;
+    std::vector<StreamGaps> perStream =
+        collectGaps(rank, options.streams, options.consecutiveKernelDelayUs, options.htaCompat);
+    if (perStream.empty()) {
+        const std::string why = rankLabel(rankNumber) + " has no kernels on the selected streams";
+        if (options.htaCompat)  // HTA raises (ValueError / "No objects to concatenate")
+            result.error = why + "; HTA raises on this, no result";
+        else
+            result.notes.push_back(why + ": left out");
+        return result;
+    }
+    for (const StreamGaps& s : perStream)
+        if (s.overlaps > 0)
+            result.overlaps.push_back({rankNumber, s.stream, s.overlaps, s.overlapNs});
+    if (const std::string note = overlapNote(rankNumber, perStream); !note.empty())
+        result.notes.push_back(note);
+    for (const StreamGaps& s : perStream)
+        result.launchNotInTrace += s.launchNotInTrace;
+    if (const std::string note = launchNotInTraceNote(rankNumber, perStream); !note.empty())
+        result.notes.push_back(note);
+    for (const StreamGaps& s : perStream) {
+        const int64_t* sums = s.sums;
+        const int64_t streamTotal = sums[0] + sums[1] + sums[2];
+        for (int c = 0; c < kIdleCategoryCount; ++c) {
+            const auto category = static_cast<IdleCategory>(c);
+            // HTA's groupby lists a category when a kernel fell in it; the first kernel of
+            // every stream (no gap) sits in "other".
+            if (s.gaps[c].empty() && category != IdleCategory::Other)
+                continue;
+            IdleTimeRow row;
+            row.rank = rankNumber;
+            row.stream = s.stream;
+            row.category = category;
+            row.idleNs = sums[c];
+            row.ratio = static_cast<double>(sums[c]) / static_cast<double>(streamTotal);
+            if (options.htaCompat)
+                row.ratio = hta::round(row.ratio, 2);
+            result.rows.push_back(row);
+            if (options.intervalStats) {
+                IdleIntervalStats stats = describe(s, c, options.htaCompat);
+                stats.rank = rankNumber;
+                stats.stream = s.stream;
+                stats.category = category;
+                result.stats.push_back(stats);
+            }
+        }
+    }
+    return result;
+}
+
 } // namespace
 
 const char* toString(IdleCategory category)
@@ -248,63 +314,24 @@ IdleTime idleTimeBreakdown(const Run& run, const IdleTimeOptions& options)
     for (std::string& note : notInRun)
         result.notes.push_back(note + ": left out");
 
-    for (const RankTrace* rank : ranks) {
-        const int rankNumber = rank->rank;
-        std::vector<StreamGaps> perStream =
-            collectGaps(*rank, options.streams, options.consecutiveKernelDelayUs, options.htaCompat);
-        if (perStream.empty()) {
-            const std::string why = rankLabel(rankNumber) + " has no kernels on the selected streams";
-            if (options.htaCompat) {
-                // HTA raises (ValueError / "No objects to concatenate") and returns nothing.
-                result.rows.clear();
-                result.stats.clear();
-                result.error = why + "; HTA raises on this, no result";
-                return result;
-            }
-            result.notes.push_back(why + ": left out");
-            continue;
+    // Ranks on the cores, each into its own part; the parts joined in rank order, so the answer
+    // is the one-thread answer.
+    std::vector<IdleTime> parts = perRankInParallel<IdleTime>(ranks.size(), [&](size_t k) {
+        return idleTimeOfRank(*ranks[k], options);
+    });
+    for (IdleTime& part : parts) {
+        if (!part.error.empty()) {  // --hta-compat: HTA raises on this rank and returns nothing
+            result.rows.clear();
+            result.stats.clear();
+            result.error = std::move(part.error);
+            return result;
         }
-        for (const StreamGaps& s : perStream)
-            if (s.overlaps > 0)
-                result.overlaps.push_back({rankNumber, s.stream, s.overlaps, s.overlapNs});
-        if (const std::string note = overlapNote(rankNumber, perStream); !note.empty())
-            result.notes.push_back(note);
-        for (const StreamGaps& s : perStream)
-            result.launchNotInTrace += s.launchNotInTrace;
-        if (const std::string note = launchNotInTraceNote(rankNumber, perStream); !note.empty())
-            result.notes.push_back(note);
-        for (StreamGaps& s : perStream) {
-            int64_t sums[kIdleCategoryCount] = {0, 0, 0};
-            int64_t streamTotal = 0;
-            for (int c = 0; c < kIdleCategoryCount; ++c) {
-                for (int64_t g : s.gaps[c])
-                    sums[c] += g;
-                streamTotal += sums[c];
-            }
-            for (int c = 0; c < kIdleCategoryCount; ++c) {
-                const auto category = static_cast<IdleCategory>(c);
-                // HTA's groupby lists a category when a kernel fell in it; the first kernel of
-                // every stream (no gap) sits in "other".
-                if (s.gaps[c].empty() && category != IdleCategory::Other)
-                    continue;
-                IdleTimeRow row;
-                row.rank = rankNumber;
-                row.stream = s.stream;
-                row.category = category;
-                row.idleNs = sums[c];
-                row.ratio = static_cast<double>(sums[c]) / static_cast<double>(streamTotal);
-                if (options.htaCompat)
-                    row.ratio = hta::round(row.ratio, 2);
-                result.rows.push_back(row);
-                if (options.intervalStats) {
-                    IdleIntervalStats stats = describe(s.gaps[c], options.htaCompat);
-                    stats.rank = rankNumber;
-                    stats.stream = s.stream;
-                    stats.category = category;
-                    result.stats.push_back(stats);
-                }
-            }
-        }
+        result.rows.insert(result.rows.end(), part.rows.begin(), part.rows.end());
+        result.stats.insert(result.stats.end(), part.stats.begin(), part.stats.end());
+        result.overlaps.insert(result.overlaps.end(), part.overlaps.begin(), part.overlaps.end());
+        result.launchNotInTrace += part.launchNotInTrace;
+        for (std::string& note : part.notes)
+            result.notes.push_back(std::move(note));
     }
     return result;
 }

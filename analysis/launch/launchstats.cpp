@@ -2,11 +2,11 @@
 
 #include "analysis/core/gpuactivity.h"
 #include "analysis/htaorder.h"
+#include "analysis/rankparallel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <unordered_map>
 
 namespace kscope {
 
@@ -93,47 +93,43 @@ std::vector<KernelLaunch> linkedLaunches(const RankTrace& rank, const std::vecto
         perStream[last].links.emplace_back(launch, gpu);
         ++count;
     });
-    std::vector<Link> links, merged;
-    links.reserve(count);
-    std::vector<size_t> runEnds;
+    // The lists merged by (launch, op) straight into rows: a graph launch's ops, on any streams,
+    // come together, its first op first. Each stream's head is one 64-bit key (launch, op; both
+    // non-negative), and the least of a few keys is a short scan (a rank has a handful of streams).
+    std::vector<KernelLaunch> out;
+    out.reserve(count);
+    constexpr uint64_t kDone = std::numeric_limits<uint64_t>::max();
+    const auto keyOf = [](const Link& link) {
+        return (static_cast<uint64_t>(static_cast<uint32_t>(link.first)) << 32) | static_cast<uint32_t>(link.second);
+    };
+    std::vector<uint64_t> heads;
+    std::vector<size_t> at(perStream.size(), 0);
     for (StreamLinks& ofStream : perStream) {
         std::vector<Link>& v = ofStream.links;
         if (!std::is_sorted(v.begin(), v.end()))
             std::sort(v.begin(), v.end());
-        links.insert(links.end(), v.begin(), v.end());
-        runEnds.push_back(links.size());
-        std::vector<Link>().swap(v);
+        heads.push_back(keyOf(v.front()));
     }
-    // Bottom-up merge of the sorted runs, two at a time.
-    while (runEnds.size() > 1) {
-        merged.resize(links.size());
-        std::vector<size_t> ends;
-        size_t begin = 0;
-        for (size_t r = 0; r < runEnds.size(); r += 2) {
-            const size_t middle = runEnds[r];
-            const size_t end = r + 1 < runEnds.size() ? runEnds[r + 1] : middle;
-            std::merge(links.begin() + static_cast<std::ptrdiff_t>(begin), links.begin() + static_cast<std::ptrdiff_t>(middle),
-                       links.begin() + static_cast<std::ptrdiff_t>(middle), links.begin() + static_cast<std::ptrdiff_t>(end),
-                       merged.begin() + static_cast<std::ptrdiff_t>(begin));
-            ends.push_back(end);
-            begin = end;
-        }
-        links.swap(merged);
-        runEnds.swap(ends);
-    }
-    std::vector<KernelLaunch> out;
-    out.reserve(links.size());
-    for (size_t i = 0; i < links.size();) {
-        const auto [launch, first] = links[i];
+    const auto least = [&heads] { return static_cast<size_t>(std::min_element(heads.begin(), heads.end()) - heads.begin()); };
+    // Takes stream s's head.
+    const auto take = [&](size_t s) -> Link {
+        const std::vector<Link>& v = perStream[s].links;
+        const Link link = v[at[s]];
+        heads[s] = ++at[s] < v.size() ? keyOf(v[at[s]]) : kDone;
+        return link;
+    };
+    size_t s = heads.empty() ? 0 : least();
+    while (!heads.empty() && heads[s] != kDone) {
+        const auto [launch, first] = take(s);
         KernelLaunch l = makeLaunch(t, launch, first);
         int64_t lastEnd = t.endNs(first);
-        size_t j = i + 1;
-        for (; j < links.size() && links[j].first == launch; ++j)
-            lastEnd = std::max(lastEnd, t.endNs(links[j].second));
-        l.gpuOps = static_cast<uint32_t>(j - i);
+        // The same launch's other ops (a graph's), if any, are the least heads now.
+        for (s = least(); heads[s] != kDone && static_cast<EventIndex>(heads[s] >> 32) == launch; s = least()) {
+            lastEnd = std::max(lastEnd, t.endNs(take(s).second));
+            ++l.gpuOps;
+        }
         l.gpuDurationNs = lastEnd - t.tsNs[first];
         out.push_back(l);
-        i = j;
     }
     return out;
 }
@@ -192,15 +188,20 @@ void classify(RankLaunchStats& r, const LaunchStatsOptions& options)
 
 void countApis(RankLaunchStats& r, const std::vector<StringId>& htaNames)
 {
-    std::unordered_map<uint32_t, size_t> slot;
+    // A rank calls a handful of launch APIs, nearly always the one it called last.
+    size_t last = 0;
     for (const KernelLaunch& l : r.launches) {
-        auto [it, inserted] = slot.try_emplace(l.launchName.value, r.apis.size());
-        if (inserted) {
-            r.apis.push_back({});
-            r.apis.back().name = l.launchName;
-            r.apis.back().countedByHta = containsId(htaNames, l.launchName);
+        if (last >= r.apis.size() || r.apis[last].name != l.launchName) {
+            last = 0;
+            while (last < r.apis.size() && r.apis[last].name != l.launchName)
+                ++last;
+            if (last == r.apis.size()) {
+                r.apis.push_back({});
+                r.apis.back().name = l.launchName;
+                r.apis.back().countedByHta = containsId(htaNames, l.launchName);
+            }
         }
-        LaunchApiCount& api = r.apis[it->second];
+        LaunchApiCount& api = r.apis[last];
         ++api.calls;
         api.cpuDurationNs += l.cpuDurationNs;
         api.gpuOps += l.gpuOps;
@@ -253,10 +254,19 @@ LaunchStats kernelLaunchStats(const Run& run, const LaunchStatsOptions& options)
     result.options = options;
     const std::vector<StringId> launchNames = idsOfNames(run.strings, launchApiNames(options.htaCompat, options.includeMemoryEvents));
     const std::vector<StringId> htaNames = idsOfNames(run.strings, launchApiNames(true, options.includeMemoryEvents));
-    for (const RankTrace& rank : run.ranks) {
-        if (!chosen(options.ranks, run.indexOf(rank)))
-            continue;
-        RankLaunchStats& r = result.ranks.emplace_back();
+    std::vector<const RankTrace*> ranks;
+    for (const RankTrace& rank : run.ranks)
+        if (chosen(options.ranks, run.indexOf(rank)))
+            ranks.push_back(&rank);
+    struct Part {
+        RankLaunchStats stats;
+        std::vector<std::string> notes;
+    };
+    // Ranks on the cores; the parts joined in rank order, so the answer is the one-thread one.
+    std::vector<Part> parts = perRankInParallel<Part>(ranks.size(), [&](size_t k) {
+        const RankTrace& rank = *ranks[k];
+        Part part;
+        RankLaunchStats& r = part.stats;
         r.rank = rank.rank;
         if (options.htaCompat) {
             r.launches = htaLaunches(rank, launchNames);
@@ -264,13 +274,19 @@ LaunchStats kernelLaunchStats(const Run& run, const LaunchStatsOptions& options)
             r.launches = linkedLaunches(rank, launchNames, r.opsWithoutLaunch);
             countApis(r, htaNames);
             if (const std::string note = beyondHtaNote(run, r); !note.empty())
-                result.notes.push_back(note);
+                part.notes.push_back(note);
             if (r.opsWithoutLaunch > 0)
-                result.notes.push_back(rankLabel(r.rank) + ": " + std::to_string(r.opsWithoutLaunch)
-                                       + " GPU ops whose launch is not in the trace (the capture began after it) "
-                                         "are left out");
+                part.notes.push_back(rankLabel(r.rank) + ": " + std::to_string(r.opsWithoutLaunch)
+                                     + " GPU ops whose launch is not in the trace (the capture began after it) "
+                                       "are left out");
         }
         classify(r, options);
+        return part;
+    });
+    for (Part& part : parts) {
+        result.ranks.push_back(std::move(part.stats));
+        for (std::string& note : part.notes)
+            result.notes.push_back(std::move(note));
     }
     for (std::string& note : positionsNotInRun(run, options.ranks))
         result.notes.push_back(std::move(note));

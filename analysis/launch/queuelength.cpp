@@ -3,6 +3,7 @@
 #include "analysis/core/gpuactivity.h"
 #include "analysis/htanumerics.h"
 #include "analysis/htaorder.h"
+#include "analysis/rankparallel.h"
 
 #include <algorithm>
 #include <cmath>
@@ -252,50 +253,67 @@ QueueLength queueLength(const Run& run, const QueueLengthOptions& options)
     QueueLength result;
     result.options = options;
     const std::vector<StringId> names = idsOfNames(run.strings, queueLaunchNames(options.htaCompat));
-    bool anyRank = false;
-    for (const RankTrace& rank : run.ranks) {
-        if (!chosen(options.ranks, run.indexOf(rank)))
-            continue;
-        anyRank = true;
+    std::vector<const RankTrace*> ranks;
+    for (const RankTrace& rank : run.ranks)
+        if (chosen(options.ranks, run.indexOf(rank)))
+            ranks.push_back(&rank);
+    const bool anyRank = !ranks.empty();
+    struct Part {
         std::vector<QueueSeries> series;
+        std::vector<QueueStats> stats;
+        std::vector<QueueBlocked> blocked;
+        std::vector<std::string> notes;
+        int64_t maxObserved = 0;
+    };
+    // Ranks on the cores; the parts joined in rank order, so the answer is the one-thread one.
+    std::vector<Part> parts = perRankInParallel<Part>(ranks.size(), [&](size_t k) {
+        const RankTrace& rank = *ranks[k];
+        Part part;
+        std::vector<QueueSeries>& series = part.series;
         if (options.htaCompat) {
             std::string error;
             const std::vector<Change> changes = htaChanges(rank, names, error);
             if (!error.empty()) {
-                result.notes.push_back(error);
-                continue;
+                part.notes.push_back(error);
+                return part;
             }
             series = htaSeriesOf(rank.rank, changes);
         } else {
             int64_t withoutLaunch = 0;
             series = linkedSeries(rank, names, withoutLaunch);
             if (withoutLaunch > 0)
-                result.notes.push_back(rankLabel(rank.rank) + ": " + std::to_string(withoutLaunch)
-                                       + " GPU ops whose launch is not in the trace are not in the queue");
+                part.notes.push_back(rankLabel(rank.rank) + ": " + std::to_string(withoutLaunch)
+                                     + " GPU ops whose launch is not in the trace are not in the queue");
         }
         for (QueueSeries& s : series)
             s.rankIndex = run.indexOf(rank);
         std::optional<int64_t> duration;  // read only when a stream is blocked: it walks every event
-        std::vector<QueueBlocked> blocked;
         for (const QueueSeries& s : series) {
             const QueueStats stats = statsOf(s, options.htaCompat);
-            result.stats.push_back(stats);
+            part.stats.push_back(stats);
             if (stats.count > 0)
-                result.maxObserved = std::max<int64_t>(result.maxObserved, static_cast<int64_t>(stats.max));
+                part.maxObserved = std::max<int64_t>(part.maxObserved, static_cast<int64_t>(stats.max));
             int64_t durationNs = 0;
             if (blockedOf(s, options.maxQueueLength, durationNs)) {
                 if (!duration)
                     duration = traceDurationNs(rank, options.htaCompat);
-                blocked.push_back({rank.rank, s.stream, durationNs,
-                                   *duration > 0 ? static_cast<double>(durationNs) / static_cast<double>(*duration) : kNaN});
+                part.blocked.push_back({rank.rank, s.stream, durationNs,
+                                        *duration > 0 ? static_cast<double>(durationNs) / static_cast<double>(*duration) : kNaN});
             }
         }
-        if (options.htaCompat && blocked.size() > 1)
-            blocked.erase(blocked.begin(), blocked.end() - 1);  // HTA's dict keeps one stream per rank: the last
-        result.blocked.insert(result.blocked.end(), blocked.begin(), blocked.end());
+        if (options.htaCompat && part.blocked.size() > 1)
+            part.blocked.erase(part.blocked.begin(), part.blocked.end() - 1);  // HTA's dict keeps one stream per rank: the last
         if (series.empty())
-            result.notes.push_back(rankLabel(rank.rank) + " has no launches on a GPU stream");
-        for (QueueSeries& s : series)
+            part.notes.push_back(rankLabel(rank.rank) + " has no launches on a GPU stream");
+        return part;
+    });
+    for (Part& part : parts) {
+        result.stats.insert(result.stats.end(), part.stats.begin(), part.stats.end());
+        result.maxObserved = std::max(result.maxObserved, part.maxObserved);
+        result.blocked.insert(result.blocked.end(), part.blocked.begin(), part.blocked.end());
+        for (std::string& note : part.notes)
+            result.notes.push_back(std::move(note));
+        for (QueueSeries& s : part.series)
             result.series.push_back(std::move(s));
     }
     for (std::string& note : positionsNotInRun(run, options.ranks))

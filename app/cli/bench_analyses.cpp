@@ -1,4 +1,5 @@
-// `kinetoscope-cli bench load RUN` extra rows: each analysis timed on the loaded run, one thread.
+// `kinetoscope-cli bench load RUN` extra rows: each analysis timed on the loaded run, best of three
+// (idle time runs the ranks on every core, the others on one thread).
 
 #include "benchtimer.h"
 #include "command.h"

@@ -1,5 +1,6 @@
 // `kinetoscope-cli bench load RUN` extra rows: launch stats, queue length and memory bandwidth
-// timed on the loaded run (one thread, best of three), and writing the traces with counters.
+// timed on the loaded run (best of three; launch stats and queue length run the ranks on every
+// core), and writing the traces with counters.
 
 #include "benchtimer.h"
 #include "command.h"
