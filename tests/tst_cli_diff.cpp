@@ -478,7 +478,7 @@ void TestCliDiff::summaryJsonIsStable()
     const QJsonObject json = jsonOf(first.out, &ok);
     QVERIFY2(ok, first.out.c_str());
     QCOMPARE(sortedKeys(json), QStringList({"compared_steps", "control", "control_only_ranks", "control_only_steps",
-                                            "fail_above", "kernels", "kind", "notes", "overlap", "temporal", "test",
+                                            "fail_above", "findings", "kernels", "kind", "notes", "overlap", "temporal", "test",
                                             "test_only_ranks", "test_only_steps", "top_kernels", "version"}));
     QCOMPARE(json.value("kind").toString(), QString("kinetoscope-diff-summary"));
     QCOMPARE(json.value("version").toInt(), 1);
@@ -497,6 +497,7 @@ void TestCliDiff::summaryJsonIsStable()
     QVERIFY(columns.contains(QJsonValue("test_partial")));
     QCOMPARE(temporal.value("rows").toArray().size(), 2);
     QCOMPARE(json.value("overlap").toObject().value("rows").toArray().size(), 2);
+    QCOMPARE(sortedKeys(json.value("findings").toObject()), QStringList({"columns", "rows", "units"}));
     const QJsonArray kernels = json.value("kernels").toObject().value("rows").toArray();
     QCOMPARE(kernels.size(), 4);  // gemm and copy on ranks 0 and 1
     const QJsonObject gemm = kernels[0].toObject();

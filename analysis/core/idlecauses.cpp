@@ -10,6 +10,16 @@
 
 namespace kscope {
 
+bool isSynchronizingCall(std::string_view name)
+{
+    static constexpr std::string_view kNames[] = {
+        "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
+        "hipStreamSynchronize",  "hipDeviceSynchronize",  "hipEventSynchronize",  "hipMemcpy",
+        "cuStreamSynchronize",   "cuCtxSynchronize",      "cuEventSynchronize",   "cuMemcpyDtoH_v2",
+    };
+    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+}
+
 namespace {
 
 constexpr int kCauses = kIdleCauseCount;
@@ -32,17 +42,12 @@ IdleCause causeOf(HostClass c)
 
 bool startsWith(std::string_view text, std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; }
 
-// Calls that block the host until the GPU has caught up. aten::item and _local_scalar_dense
-// copy one value to the host and wait for it (what .item() and .cpu() of a scalar do).
+// Calls that block the host until the GPU has caught up: the runtime's own (isSynchronizingCall),
+// and aten::item and _local_scalar_dense, which copy one value to the host and wait for it (what
+// .item() and .cpu() of a scalar do).
 bool isSyncName(std::string_view name)
 {
-    static constexpr std::string_view kNames[] = {
-        "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
-        "hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize", "hipMemcpy",
-        "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize", "cuMemcpyDtoH_v2",
-        "aten::item", "aten::_local_scalar_dense",
-    };
-    return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+    return isSynchronizingCall(name) || name == "aten::item" || name == "aten::_local_scalar_dense";
 }
 
 bool isStreamWaitName(std::string_view name) { return name.find("StreamWaitEvent") != std::string_view::npos; }

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace kscope {
@@ -86,5 +87,10 @@ struct IdleCauses {
 };
 
 IdleCauses idleCauses(const Run& run, const IdleCausesOptions& options);
+
+// The runtime and driver calls that block the host until the GPU has caught up (the stream, the
+// device or an event), and the blocking cudaMemcpy: what idle causes call synchronization, with
+// aten::item and aten::_local_scalar_dense, and what hostSyncs counts.
+bool isSynchronizingCall(std::string_view name);
 
 } // namespace kscope

@@ -4,7 +4,9 @@
 
 #include "diffruns.h"
 
+#include "analysis/findings/findings.h"
 #include "analysis/tables/difftables.h"
+#include "analysis/tables/findingstable.h"
 #include "analysis/tables/resulttables.h"
 #include "analysis/diff/tracediff.h"
 #include "model/jsonwrite.h"
@@ -31,7 +33,7 @@ constexpr int kJsonVersion = 1;
 struct SummaryArgs {
     DiffInputs inputs;
     int top = static_cast<int>(DiffSummaryOptions{}.topKernels);
-    std::string table;  // temporal, overlap, kernels; empty: all three
+    std::string table;  // temporal, overlap, kernels, findings; empty: all four
     std::optional<double> failAbove;
     double failMinUs = 0.0;
 };
@@ -100,25 +102,29 @@ void jsonSide(std::ostream& out, const std::string& label, const std::string& in
     out << ", \"incomplete\": " << (loaded.incomplete ? "true" : "false") << '}';
 }
 
-// The three tables the JSON holds, with fixed labels so that its keys never depend on --labels.
+// The four tables the JSON holds, with fixed labels so that its keys never depend on --labels.
 struct SummaryTables {
     Table temporal;
     Table overlap;
     Table kernels;
+    Table findings;
 };
 
-SummaryTables summaryTables(const DiffSummary& summary, const DiffRuns& runs, const std::string& controlLabel,
-                            const std::string& testLabel, bool htaCompat)
+SummaryTables summaryTables(const DiffSummary& summary, const std::vector<FindingDiffRow>& findingChanges,
+                            const DiffRuns& runs, const std::string& controlLabel, const std::string& testLabel,
+                            bool htaCompat)
 {
     return {withPartialColumns(diffTemporalTable(summary, controlLabel, testLabel), runs, htaCompat),
             withPartialColumns(diffOverlapTable(summary, controlLabel, testLabel), runs, htaCompat),
-            withPartialColumns(diffKernelsTable(summary, controlLabel, testLabel), runs, htaCompat)};
+            withPartialColumns(diffKernelsTable(summary, controlLabel, testLabel), runs, htaCompat),
+            findingsDiffTable(findingChanges, controlLabel, testLabel)};
 }
 
-std::string summaryJson(const DiffSummary& summary, const DiffRuns& runs, const SummaryArgs& args,
-                        const Judgement& judgement, const std::vector<std::string>& notes, bool htaCompat)
+std::string summaryJson(const DiffSummary& summary, const std::vector<FindingDiffRow>& findingChanges,
+                        const DiffRuns& runs, const SummaryArgs& args, const Judgement& judgement,
+                        const std::vector<std::string>& notes, bool htaCompat)
 {
-    const SummaryTables tables = summaryTables(summary, runs, "control", "test", htaCompat);
+    const SummaryTables tables = summaryTables(summary, findingChanges, runs, "control", "test", htaCompat);
     std::ostringstream out;
     out << "{\"kind\": \"kinetoscope-diff-summary\", \"version\": " << kJsonVersion << ",\n \"control\": ";
     jsonSide(out, runs.controlLabel, args.inputs.control, runs.control);
@@ -140,6 +146,8 @@ std::string summaryJson(const DiffSummary& summary, const DiffRuns& runs, const 
     jsonTable(out, tables.overlap);
     out << ",\n \"kernels\": ";
     jsonTable(out, tables.kernels);
+    out << ",\n \"findings\": ";
+    jsonTable(out, tables.findings);
     out << ",\n \"fail_above\": ";
     if (!args.failAbove) {
         out << "null";
@@ -198,6 +206,8 @@ int printTables(const SummaryTables& tables, const SummaryArgs& args, const std:
         {"temporal", "Temporal breakdown per rank (us; diff = test - control)", &tables.temporal},
         {"overlap", "Communication overlapped by computation per rank", &tables.overlap},
         {"kernels", "Top " + top + " kernels per rank by change of total time (us)", &tables.kernels},
+        {"findings", "Findings that appeared, disappeared or changed severity (kinetoscope-cli findings on each run)",
+         &tables.findings},
     };
     std::string text;
     std::vector<std::string> dropped;
@@ -273,14 +283,20 @@ int runSummary(const SummaryArgs& args, const Invocation& invocation)
         if (r.kernels.size() > static_cast<size_t>(args.top))
             r.kernels.resize(static_cast<size_t>(args.top));
 
+    // Each run's findings, whole (the rules judge a run as `findings` does), matched by subject.
+    const Findings controlFindings = findings(*runs->control.run);
+    const Findings testFindings = findings(*runs->test.run);
+    const std::vector<FindingDiffRow> findingChanges = diffFindings(controlFindings, testFindings);
+
     std::vector<std::string> notes = diffLoadNotes(*runs);
     const OutputFormat format = resolvedFormat(invocation);
     int written = kExitOk;
     if (format == OutputFormat::Json) {
         notes.insert(notes.end(), summary.notes.begin(), summary.notes.end());
-        written = writeResult(summaryJson(shown, *runs, args, judgement, notes, htaCompat), invocation);
+        written = writeResult(summaryJson(shown, findingChanges, *runs, args, judgement, notes, htaCompat), invocation);
     } else {
-        SummaryTables tables = summaryTables(shown, *runs, runs->controlLabel, runs->testLabel, htaCompat);
+        SummaryTables tables =
+            summaryTables(shown, findingChanges, *runs, runs->controlLabel, runs->testLabel, htaCompat);
         // The three tables carry the same summary notes (and the same label note): print them once.
         notes.insert(notes.end(), tables.temporal.notes.begin(), tables.temporal.notes.end());
         written = printTables(tables, args, notes, invocation);
@@ -302,9 +318,9 @@ Action setupSummary(CLI::App& app, const Invocation& invocation)
         ->type_name("N")
         ->capture_default_str();
     app.add_option("--table", args->table,
-                   "print one table: temporal, overlap or kernels (default: all three, each after a title line; "
-                   "\"# temporal\" etc. in csv)")
-        ->check(oneOf({"temporal", "overlap", "kernels"}))
+                   "print one table: temporal, overlap, kernels or findings (default: all four, each after a title "
+                   "line; \"# temporal\" etc. in csv)")
+        ->check(oneOf({"temporal", "overlap", "kernels", "findings"}))
         ->type_name("NAME");
     CLI::Option* failAbove =
         app.add_option_function<double>(
@@ -323,21 +339,25 @@ Action setupSummary(CLI::App& app, const Invocation& invocation)
 }
 
 const CommandRegistrar kSummaryRegistrar{
-    {"diff-summary", "Two runs per rank side by side: temporal breakdown, overlap, top kernel changes",
+    {"diff-summary", "Two runs per rank side by side: temporal breakdown, overlap, top kernel changes, findings",
      "Per rank pair (the same rank numbers, else paired in order): idle, compute, non-compute and kernel\n"
      "(span) time of both runs with diff = test - control, the communication overlapped by computation\n"
      "before and after, and the --top kernels by absolute change of total time (count, total and mean,\n"
      "diff_total_time_pctg = 100 * diff / control total). Runs with different steps are cut to the steps\n"
-     "both have. Last step: left out like in every command (--include-last-step keeps it), also with\n"
+     "both have. Then the findings (kinetoscope-cli findings) of each whole run that appeared, disappeared,\n"
+     "changed severity or stayed, matched by rule (by check and by step for trace problems and slow steps).\n"
+     "Last step: left out like in every command (--include-last-step keeps it), also with\n"
      "--hta-compat, as HTA's analyses of one trace trim it.\n"
      "--format json: one object, stable (\"version\": 1; keys never depend on --labels):\n"
      "  kind (\"kinetoscope-diff-summary\"), version, control and test ({label, run, ranks, steps,\n"
      "  incomplete}), compared_steps (empty: whole runs), control_only_steps, test_only_steps,\n"
      "  control_only_ranks, test_only_ranks, top_kernels, temporal, overlap and kernels ({columns, units,\n"
      "  rows}: the tables' columns with the labels control and test, the unit of each column that has\n"
-     "  one, each row an object), fail_above (null, or\n"
+     "  one, each row an object), findings (the same form: change, subject, each side's severity, ranks\n"
+     "  and time at stake, title), fail_above (null, or\n"
      "  {pctg, min_delta_us, test_only_kernels, exceeded: [{rank, test_rank, name, control_total_time(us),\n"
      "  test_total_time(us), diff_total_time_pctg}]}) and notes.\n"
+     "--fail-above judges kernels only; findings --fail-on gates on findings.\n"
      "--fail-above: kernels only in the test run are not judged (they have no control time; a note counts\n"
      "them). Exit 5 is returned after the result is written, unless exit 3 or 4 applies.\n"
      "--ranks loads only those ranks of both runs; each run's load problems are named with its side.",

@@ -28,6 +28,7 @@ enum ExitCode : int {
     kExitIncomplete = 3,       // ranks failed, were cut short or were asked for and missing
     kExitOutputFailed = 4,     // the result could not be written (--output or stdout)
     kExitRegression = 5,       // diff-summary --fail-above: a kernel's total time grew past the limit
+    kExitFindings = 6,         // findings --fail-on: a finding at least that severe
 };
 
 // Options every command that loads a run understands (see addCommonOptions).
@@ -120,6 +121,8 @@ OutputFormat resolvedFormat(const Invocation& invocation);
 std::string renderTable(const Table& table, OutputFormat format, const Invocation& invocation,
                         const TableStyle& style, std::vector<std::string>* dropped = nullptr);
 int writeResult(const std::string& text, const Invocation& invocation);
+// The width text for the terminal fits: --width, else the terminal's, else $COLUMNS; 0 = no limit.
+size_t tableWidth(const Invocation& invocation);
 void printNotes(const std::vector<std::string>& notes, const std::vector<std::string>& dropped,
                 const Invocation& invocation);
 // Writes the table in the chosen format to --output (atomically) or stdout, its notes to stderr
@@ -128,6 +131,9 @@ int emitTable(const Table& table, const Invocation& invocation, const TableStyle
 // withLoadOutcome + the run's notes, emitTable, then the exit code (3 when incomplete, unless
 // --allow-partial).
 int emitRunTable(Table table, const LoadedRun& loaded, const Invocation& invocation, const TableStyle& style);
+// After a result is written: kExitIncomplete with the reason on stderr when ranks failed, were cut
+// short or are missing (unless --allow-partial), else kExitOk.
+int incompleteExit(const LoadedRun& loaded, const Invocation& invocation);
 
 // What every analysis command does once its options are read: load RUN with the common
 // options, compute the result table (compute: Table(const Run&)), print it, return the exit code.

@@ -83,20 +83,6 @@ void reportNoUsableRank(const Run& run, const Invocation& invocation, const Rank
     std::cerr << "error: " << prefix << "no usable rank in " << where << ": " << found << '\n';
 }
 
-size_t tableWidth(const Invocation& invocation)
-{
-    if (invocation.common.width >= 0)
-        return static_cast<size_t>(invocation.common.width);
-    if (invocation.common.outputFile.empty() && isatty(STDOUT_FILENO)) {
-        winsize size{};
-        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
-            return size.ws_col;
-    }
-    if (const char* columns = std::getenv("COLUMNS"))
-        return static_cast<size_t>(std::max(0, std::atoi(columns)));
-    return 0;
-}
-
 std::string joined(const std::vector<std::string>& items)
 {
     std::string text;
@@ -175,6 +161,20 @@ std::string trimmingNote(const Run& run)
 }
 
 } // namespace
+
+size_t tableWidth(const Invocation& invocation)
+{
+    if (invocation.common.width >= 0)
+        return static_cast<size_t>(invocation.common.width);
+    if (invocation.common.outputFile.empty() && isatty(STDOUT_FILENO)) {
+        winsize size{};
+        if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &size) == 0 && size.ws_col > 0)
+            return size.ws_col;
+    }
+    if (const char* columns = std::getenv("COLUMNS"))
+        return static_cast<size_t>(std::max(0, std::atoi(columns)));
+    return 0;
+}
 
 std::optional<LoadedRun> loadRunForCommand(const Invocation& invocation, int& exitCode, const std::string& which)
 {
@@ -300,6 +300,12 @@ int emitRunTable(Table table, const LoadedRun& loaded, const Invocation& invocat
     table.notes.insert(table.notes.begin(), loaded.notes.begin(), loaded.notes.end());
     if (const int written = emitTable(table, invocation, style); written != kExitOk)
         return written;
+    return incompleteExit(loaded, invocation);
+}
+
+int incompleteExit(const LoadedRun& loaded, const Invocation& invocation)
+{
+    const Run& run = *loaded.run;
     if (!loaded.incomplete || invocation.common.allowPartial)
         return kExitOk;
     int failed = 0, partial = 0;

@@ -34,6 +34,7 @@
 #include <QTabWidget>
 #include <QDockWidget>
 #include <QStandardPaths>
+#include <QTextBrowser>
 #include <QThreadPool>
 
 #include <cstdlib>
@@ -84,6 +85,7 @@ private slots:
     void stepsHeatMapSelectsRankAndStep();
     void patternsViewFollowsOperatorAndRank();
     void collectivesViewNamesTheStraggler();
+    void findingsOpenTheirEvidence();
     void operatorsViewListsAnOpsKernels();
     void criticalPathViewFollowsRankAndWindow();
     void eventsViewFollowsRankKindNameAndTime();
@@ -854,6 +856,42 @@ void TestMainWindow::collectivesViewNamesTheStraggler()
     screenshot(view, "collectives-lateness");
     view->findChild<QTabWidget*>()->setCurrentIndex(5);
     screenshot(view, "collectives-clock-skew");
+}
+
+void TestMainWindow::findingsOpenTheirEvidence()
+{
+    w().dock(QStringLiteral("findings"))->raise();
+    QVERIFY(waitIdle(w()));
+    AnalysisView* view = w().view(QStringLiteral("findings"));
+    const QList<TableExport> tables = view->tables();
+    QCOMPARE(tables.size(), 1);
+    const Table& table = tables.front().table;
+    // The sample run's straggler first (the most at stake), then the ranks waiting for it.
+    QVERIFY(table.rows.size() >= 2);
+    QCOMPARE(std::get<std::string>(table.rows[0][10]), std::string("collective_straggler/rank5"));
+    QCOMPARE(std::get<std::string>(table.rows[1][10]), std::string("exposed_communication"));
+    // The first finding is explained from the start; Open evidence selects its rank and shows its view.
+    QPushButton* open = nullptr;
+    for (QPushButton* button : view->findChildren<QPushButton*>())
+        if (button->text() == QLatin1String("Open evidence"))
+            open = button;
+    QVERIFY(open && open->isEnabled());
+    QVERIFY(view->findChild<QTextBrowser*>()->toPlainText().contains(QLatin1String("What to do:")));
+    screenshot(view, "findings");
+    open->click();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(selectedRankNumber(w()), 5);
+    QVERIFY(!w().dock(QStringLiteral("collectives"))->visibleRegion().isEmpty());
+    // The second concerns seven ranks: all of them selected, the Overlap view in front.
+    w().dock(QStringLiteral("findings"))->raise();
+    ResultTableView* rows = view->tableViews().front();
+    rows->setCurrentIndex(rows->model()->index(1, 0));
+    open->click();
+    QVERIFY(waitIdle(w()));
+    QList<int> ranks = selectedRankNumbers(w());
+    std::sort(ranks.begin(), ranks.end());
+    QCOMPARE(ranks, QList<int>({0, 1, 2, 3, 4, 6, 7}));
+    QVERIFY(!w().dock(QStringLiteral("overlap"))->visibleRegion().isEmpty());
 }
 
 void TestMainWindow::operatorsViewListsAnOpsKernels()

@@ -5,6 +5,8 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
 #include "analysis/core/idlecauses.h"
+#include "analysis/findings/findings.h"
+#include "analysis/tables/findingstable.h"
 #include "analysis/core/tracehealth.h"
 #include "analysis/core/idletime.h"
 #include "analysis/core/kernelbreakdown.h"
@@ -352,6 +354,8 @@ Table TestViewTransitions::expected(const QString& name) const
             return clockSkewTable(slice, result);
         return collectiveSummaryTable(slice, result);
     }
+    if (name == QLatin1String("findings"))
+        return findingsTable(findings(slice));
     if (name == QLatin1String("import-issues") && !m_window->session()->testRun())
         return importIssuesTable(*m_window->run());
     return {};
@@ -394,15 +398,17 @@ void TestViewTransitions::eachResultComputedOnce()
     // requests (trace health, asked for by every view and computed once, summary, temporal twice,
     // kernels, kernel distribution, idle, its histogram and its host causes, overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
     // collectives, operators, critical path of the rank, of every rank, across ranks, events,
-    // memory, the timeline's index).
+    // memory, the timeline's index). Findings reads temporal, overlap, collectives and health as
+    // those views do (computed once for both) and six of its own: idle, idle causes, launches and
+    // queue length of every rank, the slice's steps and its host syncs.
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 24);
+    QCOMPARE(w().session()->computedCount() - computed, 24 + 6);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 24);
+    QCOMPARE(w().session()->computedCount() - computed, 24 + 6);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

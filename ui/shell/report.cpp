@@ -153,6 +153,49 @@ QString headline(const Run& run, const SlowRanks& slow)
     return html;
 }
 
+// The report's first section: the Findings view's findings (its table, the CLI's columns), each
+// with its evidence in words and what to do; the view's table is what was computed, not redone.
+QString findingsSection(const QList<AnalysisView*>& views)
+{
+    QString html = QStringLiteral("<h2 id=\"findings\">Findings</h2>");
+    const auto view = std::find_if(views.begin(), views.end(), [](const AnalysisView* v) { return v->id() == QLatin1String("findings"); });
+    const Table* table = nullptr;
+    QList<TableExport> tables;
+    if (view != views.end())
+        tables = (*view)->tables();
+    for (const TableExport& t : tables)
+        if (t.name == QLatin1String("findings"))
+            table = &t.table;
+    if (!table)
+        return html + QStringLiteral("<p>No findings: the rules could not be evaluated on this run (see the Trace health and Import issues sections).</p>");
+    const auto column = [table](const char* name) {
+        return size_t(std::find(table->columns.begin(), table->columns.end(), name) - table->columns.begin());
+    };
+    const size_t severity = column("severity"), title = column("title"), detail = column("detail"),
+                 suggestion = column("suggestion"), id = column("id"), stake = column("time_at_stake (us)"),
+                 command = column("command");
+    const auto text = [](const std::vector<Cell>& row, size_t at) {
+        return at < row.size() ? fmt::qstr(formatCell(row[at])).toHtmlEscaped() : QString();
+    };
+    if (table->rows.empty())
+        html += QStringLiteral("<p>None: no rule's threshold is reached (the rules and their thresholds are in the README's \"Findings\").</p>");
+    for (const auto& row : table->rows) {
+        const QString level = text(row, severity);
+        const QString colour = level == QLatin1String("critical") ? QStringLiteral("#be1e1e")
+                               : level == QLatin1String("warning") ? QStringLiteral("#a05a00")
+                                                                     : QStringLiteral("#555");
+        bool number = false;
+        const double us = text(row, stake).toDouble(&number);
+        html += QStringLiteral("<p><b style=\"color:%1\">%2</b> <b>%3</b><br>%4<br><i>What to do:</i> %5<br>"
+                               "<small>%6 · %7 at stake · kinetoscope-cli %8</small></p>")
+                    .arg(colour, level, text(row, title), text(row, detail), text(row, suggestion), text(row, id),
+                         number ? fmt::duration(us * 1000.0) : QStringLiteral("?"), text(row, command));
+    }
+    for (const std::string& note : table->notes)
+        html += QStringLiteral("<p><small>Note: %1</small></p>").arg(fmt::qstr(note).toHtmlEscaped());
+    return html;
+}
+
 // Each view's charts and table links under a heading (h2, or `heading` inside a rank's section);
 // the files are added to `files`.
 QString viewSections(const QList<ViewFiles>& written, const QString& heading, QStringList& files, const QString& folder = {})
@@ -221,6 +264,7 @@ ReportOutput writeReport(const ReportInput& input, const QString& outDir)
     html += runFacts(*input.run, input.path);
     if (input.compare)
         html += QStringLiteral("<p>Compared with:</p>") + runFacts(*input.compare, input.comparePath);
+    html += findingsSection(views);
     const SlowRanks slow = slowRanks(*input.run);
     html += headline(*input.run, slow);
     const Table issues = importIssuesTable(*input.run);

@@ -23,6 +23,7 @@ ViewFactory criticalPathView();
 ViewFactory eventsView();
 ViewFactory memoryView();
 ViewFactory timelineView();
+ViewFactory findingsView();
 
 namespace {
 
@@ -58,6 +59,7 @@ const std::vector<ViewSpec>& viewRegistry()
     // whose answers it shows (its trace-health warning line names the problems that touch them).
     static const std::vector<ViewSpec> views{
         spec("overview", TITLE("Overview"), "overviewDock", Nothing, overviewView(), Left, "", Tab::OnTop, RaiseOn::Nothing, "temporal,kernels,idle,overlap"),
+        spec("findings", TITLE("Findings"), "findingsDock", Nothing, findingsView(), Left, "overview", Tab::Behind, RaiseOn::Nothing, "findings"),
         spec("temporal", TITLE("Temporal breakdown"), "temporalDock", Nothing, temporalView(), Left, "", Tab::OnTop, RaiseOn::Nothing, "temporal"),
         spec("kernels", TITLE("Kernel breakdown"), "kernelBreakdownDock", Nothing, kernelBreakdownView(), Right, "", Tab::OnTop, RaiseOn::Nothing, "kernels"),
         spec("kernel-distribution", TITLE("Kernel distribution"), "kernelDistributionDock", Kernel, kernelDistributionView(), Right,
