@@ -18,8 +18,9 @@ using namespace finding_rules;
 
 // The per-rank rules fire on many ranks at once in a synchronous job (all of them wait in the
 // same collectives): one finding per rule then, on the ranks it fired on, with the evidence of
-// the rank with the most at stake (each number still that rank's, as its analysis gives it).
-// A finding about one rank keeps its id ("rule/rankN"); about several, the rule's name.
+// the rank with the most at stake (each number still that rank's, as its analysis gives it) and
+// the highest severity among them. A finding about one rank keeps its id ("rule/rankN"); about
+// several, the rule's name.
 void groupRanks(std::vector<Finding>& findings, int ranksInRun)
 {
     std::vector<Finding> out;

@@ -69,10 +69,12 @@ std::string findingsText(const Findings& result, size_t width)
     size_t counts[3] = {};
     for (const Finding& f : result.findings)
         ++counts[static_cast<int>(f.severity)];
-    std::string out = plural(result.findings.size(), "finding", "findings") + " on "
-        + plural(static_cast<size_t>(result.ranks), "rank", "ranks") + ": " + std::to_string(counts[2]) + " critical, "
-        + plural(counts[1], "warning", "warnings") + ", " + std::to_string(counts[0])
-        + " info (trace problems first, then the most time at stake)\n";
+    std::string out = wrapped(plural(result.findings.size(), "finding", "findings") + " on "
+                                  + plural(static_cast<size_t>(result.ranks), "rank", "ranks") + ": "
+                                  + std::to_string(counts[2]) + " critical, " + plural(counts[1], "warning", "warnings")
+                                  + ", " + std::to_string(counts[0])
+                                  + " info (trace problems first, then the most time at stake)",
+                              width, "");
     const std::string indent(10, ' ');
     for (const Finding& f : result.findings) {
         std::string severity = toString(f.severity);

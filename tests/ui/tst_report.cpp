@@ -70,7 +70,13 @@ void TestReport::writesEveryChartAndTable()
     for (int rank = 0; rank < 8; ++rank)
         QVERIFY2(html.contains(QStringLiteral("<tr><td>%1</td>").arg(rank)), qPrintable(QString::number(rank)));
     // The tables are the CLI's own output.
-    for (const char* command : {"temporal", "overlap", "kernel-types"}) {
+    // The findings open the report, before the headline, the sample run's straggler first.
+    const qsizetype findings = html.indexOf(QLatin1String("<h2 id=\"findings\">Findings</h2>"));
+    QVERIFY(findings > 0 && findings < head);
+    QVERIFY(html.indexOf(QLatin1String("collective_straggler/rank5"), findings) > findings);
+    QVERIFY(html.indexOf(QLatin1String("collective_straggler/rank5"), findings) < head);
+    // The tables are the CLI's own output (findings too: the view's, from the session's results).
+    for (const char* command : {"temporal", "overlap", "kernel-types", "findings"}) {
         std::string cliCsv;
         QCOMPARE(runCommand(cli + " " + command + " " + sample + " --format csv 2>/dev/null", cliCsv), 0);
         const std::string name = std::string(command) == "overlap" ? "overlap" : command;
