@@ -117,6 +117,89 @@ std::shared_ptr<Run> synthRun(const std::string& name, int straggler)
     return loadRun(dir, LoadOptions{});
 }
 
+// A rank's trace with [memory] events on cuda:0 of a 1 GiB GPU (deviceProperties): five steps
+// (the loader trims the fifth). In each step an activation of 400 MiB is allocated and freed;
+// with `leak` 40 MiB more per step is allocated and never freed, and the allocator reserves 960 MiB.
+std::shared_ptr<Run> memoryRun(const std::string& name, bool leak)
+{
+    constexpr int64_t MiB = 1024 * 1024;
+    std::string events;
+    auto add = [&events](const std::string& e) { events += (events.empty() ? "\n" : ",\n") + e; };
+    auto memory = [&](double ts, int64_t addr, int64_t bytes, int64_t allocated, int64_t reserved) {
+        add(R"({"ph": "i", "cat": "cpu_instant_event", "s": "t", "name": "[memory]", "pid": 1, "tid": 1, "ts": )"
+            + std::to_string(ts) + R"(, "args": {"Total Reserved": )" + std::to_string(reserved)
+            + R"(, "Total Allocated": )" + std::to_string(allocated) + R"(, "Bytes": )" + std::to_string(bytes)
+            + R"(, "Addr": )" + std::to_string(addr) + R"(, "Device Id": 0, "Device Type": 1}})");
+    };
+    const int64_t reserved = (leak ? 960 : 512) * MiB;
+    int64_t allocated = 100 * MiB;  // the parameters, allocated before the trace
+    for (int step = 1; step <= 5; ++step) {
+        const double t0 = 1000.0 * step;
+        add(R"({"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#)" + std::to_string(step)
+            + R"(", "pid": 1, "tid": 1, "ts": )" + std::to_string(t0) + R"(, "dur": 1000})");
+        add(R"J({"ph": "X", "cat": "kernel", "name": "void gemm_kernel()", "pid": 0, "tid": 7, "ts": )J"
+            + std::to_string(t0 + 10) + R"(, "dur": 900, "args": {"stream": 7, "correlation": )" + std::to_string(step) + "}}");
+        allocated += 400 * MiB;
+        memory(t0 + 100, 1000 + step, 400 * MiB, allocated, reserved);
+        if (leak) {
+            allocated += 40 * MiB;
+            memory(t0 + 200, 2000 + step, 40 * MiB, allocated, reserved);
+        }
+        allocated -= 400 * MiB;
+        memory(t0 + 800, 1000 + step, -400 * MiB, allocated, reserved);
+    }
+    const std::string trace = R"({"deviceProperties": [{"id": 0, "name": "Test GPU", "totalGlobalMem": )"
+        + std::to_string(1024 * MiB) + R"(}], "traceEvents": [)" + events + "\n]}";
+    const auto dir = test::scratchDir("findings-" + name);
+    test::writeFile(dir / "rank0.json", trace);
+    return loadRun(dir, LoadOptions{});
+}
+
+// Three steps of 1 ms: in each, an op holds the host for `hostUs` before it launches the step's
+// one kernel of `gpuUs`; the path runs through the host when the host's part is the longer.
+std::shared_ptr<Run> hostBoundRun(double hostUs, double gpuUs, const std::string& hostName = "aten::to",
+                                  const std::string& hostCategory = "cpu_op")
+{
+    RunBuilder b;
+    b.rank(0);
+    int64_t correlation = 0;
+    double t = 0;
+    for (int step = 1; step <= 4; ++step) {
+        const double length = hostUs + gpuUs + 20;
+        b.onThread(1, 1).cpu("ProfilerStep#" + std::to_string(step), t, length, -1, "user_annotation");
+        b.onThread(1, 1).cpu(hostName, t + 1, hostUs, -1, hostCategory);
+        b.onThread(1, 1).cpu("aten::mm", t + hostUs + 2, 5, -1, "cpu_op");
+        b.onThread(1, 1).cpu("cudaLaunchKernel", t + hostUs + 3, 2, ++correlation);
+        b.onThread(0, 7).gpu("void gemm_kernel()", 7, t + hostUs + 8, gpuUs, correlation);
+        t += length;
+    }
+    return b.build();
+}
+
+// 20 calls of an op that each launch `kernels` kernels of `kernelUs` back to back, among 20 long
+// matmuls named `gemmName` (each 200 us).
+std::shared_ptr<Run> kernelRun(int kernels, double kernelUs, const std::string& gemmName)
+{
+    RunBuilder b;
+    b.rank(0);
+    int64_t correlation = 0;
+    double t = 0;
+    for (int call = 0; call < 20; ++call) {
+        b.onThread(1, 1).cpu("aten::layer_norm", t, 2.0 * kernels + 1, -1, "cpu_op");
+        double gpu = t + 10;
+        for (int k = 0; k < kernels; ++k) {
+            b.onThread(1, 1).cpu("cudaLaunchKernel", t + 0.5 + 2.0 * k, 1, ++correlation);
+            b.onThread(0, 7).gpu("void norm_part" + std::to_string(k) + "_kernel()", 7, gpu, kernelUs, correlation);
+            gpu += kernelUs + 1;
+        }
+        b.onThread(1, 1).cpu("aten::mm", t + 2.0 * kernels + 2, 3, -1, "cpu_op");
+        b.onThread(1, 1).cpu("cudaLaunchKernel", t + 2.0 * kernels + 3, 1, ++correlation);
+        b.onThread(0, 7).gpu(gemmName, 7, gpu + 1, 200, correlation);
+        t = gpu + 202;
+    }
+    return b.build();
+}
+
 } // namespace
 
 class TestFindings : public QObject {
@@ -129,6 +212,12 @@ private slots:
     void stragglerRankFound();
     void noStragglerWithoutOne();
     void syncThatIdlesTheGpu();
+    void memoryNearCapacityAndGrowth();
+    void memoryQuietWhenFreed();
+    void hostBoundCriticalPath();
+    void fusionCandidate();
+    void lowTensorCoreUse();
+    void sampleRunsFindingsAreListed();
     void traceProblemsComeFirst();
     void diffSaysWhatAppeared();
     void severityNames();
@@ -234,6 +323,138 @@ void TestFindings::syncThatIdlesTheGpu()
     const FindingsInputs busyIn = findingsInputs(*busy);
     QVERIFY(!busyIn.syncs->groups.empty() && busyIn.syncs->groups.front().calls == 3);
     QVERIFY2(!anyOfRule(evaluateFindings(busyIn), "sync_in_step"), "fired on syncs that never idled the GPU");
+}
+
+void TestFindings::memoryNearCapacityAndGrowth()
+{
+    const auto run = memoryRun("memory-leak", true);
+    const FindingsInputs in = findingsInputs(*run);
+    const Findings result = evaluateFindings(in);
+    QCOMPARE(in.memory->devices.size(), size_t(1));
+    const MemoryDevice& device = in.memory->devices.front();
+    QCOMPARE(device.capacityBytes, int64_t(1024) * 1024 * 1024);
+
+    const Finding* full = findingWithId(result, "memory_near_capacity/rank0");
+    QVERIFY2(full, "memory_near_capacity/rank0 did not fire at 960 of 1024 MiB reserved");
+    QVERIFY(full->severity == FindingSeverity::Warning);  // 93.75%: below the critical 97%
+    QCOMPARE(evidence(*full, "peak_reserved"), double(device.peakReserved) / (1024.0 * 1024.0));
+    QCOMPARE(evidence(*full, "peak_reserved"), 960.0);
+    QCOMPARE(evidence(*full, "device_memory"), 1024.0);
+    QCOMPARE(evidence(*full, "peak_share_of_device_pctg"), 93.75);
+    QCOMPARE(full->view, std::string("memory"));
+
+    const Finding* growth = findingWithId(result, "memory_growth/rank0");
+    QVERIFY2(growth, "memory_growth/rank0 did not fire on 40 MiB kept every step");
+    QCOMPARE(growth->steps, (std::vector<int>{1, 2, 3, 4}));  // the fifth is trimmed
+    QCOMPARE(evidence(*growth, "growth_per_step"), 40.0);
+    QCOMPARE(evidence(*growth, "growth"), 120.0);  // end of step 1 to end of step 4
+    QCOMPARE(evidence(*growth, "not_freed_bytes"), double(device.notFreedBytes) / (1024.0 * 1024.0));
+    QCOMPARE(evidence(*growth, "not_freed_bytes"), 160.0);
+    // 1024 MiB less the 960 reserved, 40 MiB a step: 1.6 steps.
+    QCOMPARE(evidence(*growth, "steps_until_full"), 1.6);
+    // The step peaks the rule read are the analysis's.
+    double lastEnd = 0;
+    for (const MemoryStepPeak& s : in.memory->stepPeaks)
+        if (s.step == 4)
+            lastEnd = double(s.endAllocated);
+    QCOMPARE(lastEnd, (100.0 + 4 * 40.0) * 1024 * 1024);
+}
+
+void TestFindings::memoryQuietWhenFreed()
+{
+    const Findings result = findings(*memoryRun("memory-freed", false));
+    QVERIFY2(!anyOfRule(result, "memory_near_capacity"), "fired at half the device's memory");
+    QVERIFY2(!anyOfRule(result, "memory_growth"), "fired on steps that free what they allocate");
+    // A run without [memory] events says that the memory rules could not look.
+    const Findings none = findings(*launchBoundRun());
+    QVERIFY(std::any_of(none.notes.begin(), none.notes.end(), [](const std::string& n) {
+        return n.starts_with("rules reading memory were not evaluated: the trace has no [memory] events");
+    }));
+}
+
+void TestFindings::hostBoundCriticalPath()
+{
+    const auto run = hostBoundRun(800, 100);
+    const FindingsInputs in = findingsInputs(*run);
+    const Findings result = evaluateFindings(in);
+    const Finding* f = findingWithId(result, "host_bound_critical_path/rank0");
+    QVERIFY2(f, "host_bound_critical_path/rank0 did not fire on a step 800 us on the CPU, 100 us on the GPU");
+    const RankPathSummaries::Summary& path = in.criticalPaths->ranks.at(0);
+    double cpu = 0;
+    for (const CpSummaryRow& row : path.rows)
+        if (row.bound == CpBound::CpuBound)
+            cpu = row.percent;
+    QCOMPARE(evidence(*f, "cpu_bound_pctg"), cpu);
+    QVERIFY2(cpu >= 80.0, std::to_string(cpu).c_str());
+    QCOMPARE(evidence(*f, "critical_path_length"), double(path.lengthNs) / 1000.0);
+    // The ops on the path are named, the longest first.
+    QVERIFY(!path.hostEvents.empty() && path.hostEvents.front().name == "aten::to");
+    QVERIFY2(f->detail.find("on it the longest: aten::to 800.0 us") != std::string::npos, f->detail.c_str());
+    QCOMPARE(f->view, std::string("critical-path"));
+
+    QCOMPARE(evidence(*f, "host_work_pctg"), cpu);  // no call on the path waits for the GPU
+    QCOMPARE(evidence(*f, "gpu_wait_in_cpu_bound"), 0.0);
+
+    const Findings gpuBound = findings(*hostBoundRun(20, 800));
+    QVERIFY2(!anyOfRule(gpuBound, "host_bound_critical_path"), "fired on a step the GPU bounds");
+    // A memcpy that holds the host is cpu_bound to HTA, but the host waits in it: no finding.
+    const auto waiting = hostBoundRun(800, 100, "cudaMemcpyAsync", "cuda_runtime");
+    const FindingsInputs waitingIn = findingsInputs(*waiting);
+    QVERIFY(waitingIn.criticalPaths->ranks.at(0).hostWaitNs >= 790'000);
+    QVERIFY2(!anyOfRule(evaluateFindings(waitingIn), "host_bound_critical_path"), "fired on a host waiting in cudaMemcpyAsync");
+}
+
+void TestFindings::fusionCandidate()
+{
+    const auto run = kernelRun(6, 4.0, "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn");
+    const FindingsInputs in = findingsInputs(*run);
+    const Findings result = evaluateFindings(in);
+    QCOMPARE(in.patterns->operatorName, std::string("aten::layer_norm"));
+    const Finding* f = findingWithId(result, "fusion_candidate/rank0");
+    QVERIFY2(f, "fusion_candidate/rank0 did not fire on 20 calls of 6 kernels of 4 us");
+    QCOMPARE(evidence(*f, "occurrences"), 20.0);
+    QCOMPARE(evidence(*f, "kernels_per_occurrence"), 6.0);
+    QCOMPARE(evidence(*f, "mean_kernel_duration"), 4.0);
+    QCOMPARE(evidence(*f, "sequence_gpu_time"), 20 * 6 * 4.0);
+    QCOMPARE(f->timeAtStakeUs, 20 * 5 * 4.0);  // all but one kernel of each call
+    QVERIFY2(f->title.find("aten::layer_norm runs the same 6 short kernels 20 times") != std::string::npos, f->title.c_str());
+
+    const Findings longKernels = findings(*kernelRun(6, 60.0, "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_tn"));
+    QVERIFY2(!anyOfRule(longKernels, "fusion_candidate"), "fired on kernels of 60 us");
+    QVERIFY2(!anyOfRule(longKernels, "low_tensor_core_use"), "fired on bf16 Tensor Core GEMMs");
+}
+
+void TestFindings::lowTensorCoreUse()
+{
+    const auto run = kernelRun(3, 60.0, "volta_sgemm_128x64_nn");
+    const FindingsInputs in = findingsInputs(*run);
+    const Findings result = evaluateFindings(in);
+    const Finding* f = findingWithId(result, "low_tensor_core_use/rank0");
+    QVERIFY2(f, "low_tensor_core_use/rank0 did not fire on fp32 SGEMMs");
+    // 20 GEMMs of 200 us against 20 x 3 kernels of 60 us.
+    QCOMPARE(evidence(*f, "matmul_without_tensor_cores"), 4000.0);
+    QCOMPARE(evidence(*f, "tensor_core_share_of_matmul_pctg"), 0.0);
+    QVERIFY(std::abs(evidence(*f, "matmul_share_of_kernel_time_pctg") - 100.0 * 4000.0 / 7600.0) < 1e-9);
+    QCOMPARE(f->timeAtStakeUs, 2000.0);
+    QVERIFY2(f->detail.find("most in volta_sgemm_128x64_nn (20 launches, 4.00 ms)") != std::string::npos, f->detail.c_str());
+    QCOMPARE(f->command, std::string("ops --kernels"));
+}
+
+// The README lists the sample run's findings: they are these.
+void TestFindings::sampleRunsFindingsAreListed()
+{
+    const auto run = loadRun(test::sourceDir() / "resources" / "sample-run", LoadOptions{});
+    const Findings result = findings(*run);
+    std::vector<std::string> ids;
+    for (const Finding& f : result.findings)
+        ids.push_back(f.id + " " + toString(f.severity));
+    const std::vector<std::string> expected = {"low_tensor_core_use warning", "collective_straggler/rank5 critical",
+                                               "exposed_communication warning", "slow_step/step101 info",
+                                               "slow_step/step103 info"};
+    std::string got;
+    for (const std::string& id : ids)
+        got += id + "; ";
+    QVERIFY2(ids == expected, got.c_str());
 }
 
 void TestFindings::traceProblemsComeFirst()

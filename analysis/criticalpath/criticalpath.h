@@ -165,8 +165,21 @@ struct RankPathSummaries {
         RankIndex rankIndex;
         int64_t lengthNs = 0;
         std::vector<CpSummaryRow> rows;
+        // The events on the path bound by the CPU or by data loading, summed by name, longest first
+        // (at most kTopHostEvents): what a host-bound path spends its time in.
+        struct HostEvent {
+            std::string name;
+            CpBound bound = CpBound::CpuBound;
+            int64_t durationNs = 0;
+            bool waitsForGpu = false;  // a runtime call that can block until the GPU is done
+        };
+        std::vector<HostEvent> hostEvents;
+        // Of the cpu_bound time, the part in runtime calls that can block until the GPU is done
+        // (a synchronize, a memcpy to pageable memory): HTA counts it as CPU, though the host waits.
+        int64_t hostWaitNs = 0;
         std::string error;
     };
+    static constexpr size_t kTopHostEvents = 5;
     std::vector<Summary> ranks;  // in the run's rank order
 };
 // criticalPath() of each rank with these options (options.rank ignored).

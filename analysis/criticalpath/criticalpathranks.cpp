@@ -304,6 +304,44 @@ Table crossRankSharesTable(const CrossRankPath& result)
     return table;
 }
 
+namespace {
+
+// A runtime call that may hold the host until the GPU is done: a synchronize, and a memcpy, which
+// blocks when the host side is pageable memory.
+bool waitsForGpu(const EventTable& t, EventIndex e, std::string_view name)
+{
+    return (t.kind[e] == EventKind::Runtime || t.kind[e] == EventKind::Driver)
+        && (name.find("Synchronize") != std::string_view::npos || name.find("Memcpy") != std::string_view::npos);
+}
+
+// The host events on the path (kTopHostEvents of them) and the cpu_bound time spent waiting.
+void summarizeHostEvents(const Run& run, const RankTrace& rank, const CriticalPath& path, RankPathSummaries::Summary& out)
+{
+    using HostEvent = RankPathSummaries::Summary::HostEvent;
+    std::map<std::pair<std::string_view, CpBound>, HostEvent> byName;
+    for (const CpSegment& s : path.segments) {
+        if ((s.bound != CpBound::CpuBound && s.bound != CpBound::DataLoading) || s.event == kNoEvent || s.durationNs <= 0)
+            continue;
+        const std::string_view name = run.str(rank.events.name[s.event]);
+        HostEvent& e = byName[{name, s.bound}];
+        e.bound = s.bound;
+        e.durationNs += s.durationNs;
+        e.waitsForGpu = waitsForGpu(rank.events, s.event, name);
+        if (e.waitsForGpu && s.bound == CpBound::CpuBound)
+            out.hostWaitNs += s.durationNs;
+    }
+    for (auto& [key, e] : byName) {
+        e.name = std::string(key.first);
+        out.hostEvents.push_back(std::move(e));
+    }
+    std::stable_sort(out.hostEvents.begin(), out.hostEvents.end(),
+                     [](const HostEvent& a, const HostEvent& b) { return a.durationNs > b.durationNs; });
+    if (out.hostEvents.size() > RankPathSummaries::kTopHostEvents)
+        out.hostEvents.resize(RankPathSummaries::kTopHostEvents);
+}
+
+} // namespace
+
 RankPathSummaries criticalPathOfEachRank(const Run& run, const CriticalPathOptions& options)
 {
     RankPathSummaries paths;
@@ -311,7 +349,13 @@ RankPathSummaries criticalPathOfEachRank(const Run& run, const CriticalPathOptio
         CriticalPathOptions each = options;
         each.rank = run.indexOf(rank);
         const CriticalPath path = criticalPath(run, each);
-        paths.ranks.push_back({rank.rank, run.indexOf(rank), path.lengthNs, path.summary, path.error});
+        RankPathSummaries::Summary& summary = paths.ranks.emplace_back();
+        summary.rank = rank.rank;
+        summary.rankIndex = run.indexOf(rank);
+        summary.lengthNs = path.lengthNs;
+        summary.rows = path.summary;
+        summary.error = path.error;
+        summarizeHostEvents(run, rank, path, summary);
     }
     return paths;
 }

@@ -1,45 +1,15 @@
 #include "analysis/findings/findingrules.h"
 
+#include "analysis/findings/findingtext.h"
+
 #include "analysis/core/gpuactivity.h"
 #include "analysis/rankchoice.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 
 namespace kscope::finding_rules {
-
-namespace {
-
-double us(int64_t ns) { return static_cast<double>(ns) / 1000.0; }
-
-std::string fixed(double value, int decimals)
-{
-    char text[64];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
-}
-
-// "1.23 ms" / "456 us": durations as a user reads them in a sentence.
-std::string duration(double micros)
-{
-    return micros >= 1000.0 ? fixed(micros / 1000.0, 2) + " ms" : fixed(micros, 1) + " us";
-}
-
-double median(std::vector<double> values)
-{
-    if (values.empty())
-        return std::nan("");
-    const size_t middle = values.size() / 2;
-    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle), values.end());
-    const double high = values[middle];
-    if (values.size() % 2 == 1)
-        return high;
-    return (*std::max_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(middle)) + high) / 2.0;
-}
-
-} // namespace
 
 std::string rankId(const std::string& rule, int rank) { return rule + "/rank" + std::to_string(rank); }
 

@@ -16,6 +16,12 @@ void exposedCommunication(const FindingsInputs& in, const FindingsThresholds& th
 void slowRanksAndSteps(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
 void collectiveStraggler(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
 void syncsInStep(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
+// resourcerules.cpp: what the ranks' memory, critical paths and kernels look like.
+void memoryNearCapacity(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
+void memoryGrowth(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
+void hostBoundCriticalPath(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
+void fusionCandidates(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
+void tensorCoreShare(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out);
 
 // A finding's id about one rank: "launch_bound/rank3".
 std::string rankId(const std::string& rule, int rank);

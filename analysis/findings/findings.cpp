@@ -112,9 +112,15 @@ bool parseFindingSeverity(std::string_view text, FindingSeverity& severity)
     return false;
 }
 
-FindingsInputOptions findingsInputOptions(bool htaCompat)
+FindingsInputOptions findingsInputOptions(bool htaCompat, bool hasProfilerSteps)
 {
     FindingsInputOptions o;
+    o.memory.perOp = false;
+    o.memory.topUnfreed = 0;
+    o.criticalPath.htaCompat = htaCompat;
+    if (!hasProfilerSteps)
+        o.criticalPath.annotation = std::string();  // no step to bound the window: the whole trace
+    o.patterns.htaCompat = htaCompat;
     o.temporal.htaCompat = htaCompat;
     o.idle.htaCompat = htaCompat;
     o.overlap.htaCompat = htaCompat;
@@ -126,7 +132,8 @@ FindingsInputOptions findingsInputOptions(bool htaCompat)
 
 FindingsInputs findingsInputs(const Run& run)
 {
-    const FindingsInputOptions o = findingsInputOptions(run.htaCompat);
+    const bool hasSteps = std::any_of(run.ranks.begin(), run.ranks.end(), [](const RankTrace& r) { return !r.steps.empty(); });
+    const FindingsInputOptions o = findingsInputOptions(run.htaCompat, hasSteps);
     FindingsInputs in;
     in.health = std::make_shared<const TraceHealth>(traceHealth(run));
     in.temporal = std::make_shared<const TemporalBreakdown>(temporalBreakdown(run, o.temporal));
@@ -138,6 +145,11 @@ FindingsInputs findingsInputs(const Run& run)
     in.steps = std::make_shared<const ProfilerSteps>(profilerSteps(run));
     in.collectives = std::make_shared<const Collectives>(matchCollectives(run, o.collectives));
     in.syncs = std::make_shared<const HostSyncs>(hostSyncs(run));
+    in.memory = std::make_shared<const MemoryTimeline>(memoryTimeline(run, o.memory));
+    in.criticalPaths = std::make_shared<const RankPathSummaries>(criticalPathOfEachRank(run, o.criticalPath));
+    in.patterns = std::make_shared<const KernelPatterns>(frequentKernelSequences(run, o.patterns));
+    in.tensorCores = std::make_shared<const std::vector<KernelTensorCoreRow>>(kernelTensorCores(run));
+    in.strings = &run.strings;
     return in;
 }
 
@@ -152,6 +164,11 @@ Findings evaluateFindings(const FindingsInputs& in, const FindingsOptions& optio
     slowRanksAndSteps(in, th, result.findings);
     collectiveStraggler(in, th, result.findings);
     syncsInStep(in, th, result.findings);
+    memoryNearCapacity(in, th, result.findings);
+    memoryGrowth(in, th, result.findings);
+    hostBoundCriticalPath(in, th, result.findings);
+    fusionCandidates(in, th, result.findings);
+    tensorCoreShare(in, th, result.findings);
     groupRanks(result.findings, result.ranks);
     // Ranks waiting for a straggler inside their collectives show it as exposed communication:
     // say so, so that the straggler is looked at first.
@@ -178,6 +195,18 @@ Findings evaluateFindings(const FindingsInputs& in, const FindingsOptions& optio
     for (const auto& [source, error] : inputs)
         if (!error->empty() && (result.ranks > 1 || error != &in.collectives->error))
             result.notes.push_back(std::string("rules reading ") + source + " were not evaluated: " + *error);
+    if (in.memory && !in.memory->error.empty())
+        result.notes.push_back("rules reading memory were not evaluated: " + in.memory->error);
+    if (in.patterns && !in.patterns->error.empty())
+        result.notes.push_back("rules reading patterns were not evaluated: " + in.patterns->error);
+    if (in.criticalPaths) {
+        const auto& paths = in.criticalPaths->ranks;
+        const auto failed = std::count_if(paths.begin(), paths.end(), [](const auto& p) { return !p.error.empty(); });
+        const auto first = std::find_if(paths.begin(), paths.end(), [](const auto& p) { return !p.error.empty(); });
+        if (failed > 0)
+            result.notes.push_back("rules reading critical-path were not evaluated on " + std::to_string(failed) + " of "
+                                   + std::to_string(paths.size()) + " ranks (" + rankLabel(first->rank) + ": " + first->error + ")");
+    }
     if (in.temporal->rows.empty() && in.health->problems.empty())
         result.error = in.temporal->error.empty() ? "the run has no GPU activity to judge" : in.temporal->error;
     return result;

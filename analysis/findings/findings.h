@@ -13,9 +13,13 @@
 #include "analysis/core/overlap.h"
 #include "analysis/core/temporalbreakdown.h"
 #include "analysis/core/tracehealth.h"
+#include "analysis/criticalpath/criticalpath.h"
 #include "analysis/launch/launchstats.h"
 #include "analysis/launch/queuelength.h"
+#include "analysis/operators/memory.h"
+#include "analysis/operators/operators.h"
 #include "analysis/operators/syncs.h"
+#include "analysis/patterns/kernelpatterns.h"
 #include "analysis/patterns/steps.h"
 
 #include <cstdint>
@@ -71,6 +75,17 @@ struct FindingsThresholds {
     double collectiveStragglerShare = 0.5;     // last to arrive in at least this share of instances
     double collectiveStragglerStepPctg = 2.0;  // and the others' wait per step at least this share of a step
     double syncIdleMinStepPctg = 2.0;          // GPU idle caused by host syncs, share of the rank's step time
+    double memoryNearCapacityPctg = 90.0;      // peak reserved (else allocated) share of the device's memory
+    double memoryCriticalPctg = 97.0;          // and above this: critical
+    double memoryGrowthPctgOfPeak = 2.0;       // every step ends with more allocated, by this share of the peak over the steps
+    int memoryGrowthMinSteps = 3;              // over at least this many steps
+    double hostBoundPathPctg = 50.0;           // cpu_bound + data_loading share of a rank's critical path
+    double fusionMaxMeanKernelUs = 20.0;       // a sequence's kernels this short on average
+    int fusionMinKernels = 4;                  // at least this many kernels per occurrence
+    int64_t fusionMinOccurrences = 10;
+    double fusionMinGpuSharePctg = 2.0;        // the sequence's GPU time, share of the rank's GPU span
+    double matmulMinSharePctg = 10.0;          // matmul/conv kernels' share of the rank's kernel time
+    double tensorCoreMinSharePctg = 50.0;      // Tensor Core kernels' share of that matmul/conv time
 };
 
 struct FindingsOptions {
@@ -86,8 +101,12 @@ struct FindingsInputOptions {
     QueueLengthOptions queue;
     LaunchStatsOptions launch;
     CollectiveOptions collectives;
+    MemoryOptions memory;              // no per-op attribution: the devices and step peaks
+    CriticalPathOptions criticalPath;  // every rank's path in the first step (the whole trace without steps)
+    KernelPatternOptions patterns;     // the suggested operator's sequences on every rank
 };
-FindingsInputOptions findingsInputOptions(bool htaCompat);
+// `hasProfilerSteps`: some rank has a ProfilerStep (else the critical path's window is the whole trace).
+FindingsInputOptions findingsInputOptions(bool htaCompat, bool hasProfilerSteps);
 
 // The analysis results the rules read, each as its analysis returned it (never null once built).
 struct FindingsInputs {
@@ -101,6 +120,13 @@ struct FindingsInputs {
     std::shared_ptr<const ProfilerSteps> steps;
     std::shared_ptr<const Collectives> collectives;
     std::shared_ptr<const HostSyncs> syncs;
+    std::shared_ptr<const MemoryTimeline> memory;
+    std::shared_ptr<const RankPathSummaries> criticalPaths;
+    std::shared_ptr<const KernelPatterns> patterns;
+    std::shared_ptr<const std::vector<KernelTensorCoreRow>> tensorCores;
+    // The string table the results' StringIds (kernel and operator names) point into: the run's
+    // they were computed on, which must outlive evaluateFindings. Null: findings name no kernel.
+    const StringPool* strings = nullptr;
 };
 // Every input of `run`, computed with findingsInputOptions(run.htaCompat).
 FindingsInputs findingsInputs(const Run& run);

@@ -210,6 +210,17 @@ void addProvenanceNotes(MemoryTimeline& result)
                                "alive when the trace starts are in them but not in not_freed");
 }
 
+// c10::DeviceType 1 is CUDA, 6 HIP: deviceProperties lists the rank's GPUs by id.
+int64_t deviceCapacity(const RankTrace& rank, const MemoryDeviceId& id)
+{
+    if (id.type != 1 && id.type != 6)
+        return -1;
+    for (const DeviceProperties& p : rank.metadata.devices)
+        if (p.id == id.index && p.totalGlobalMem > 0)
+            return p.totalGlobalMem;
+    return -1;
+}
+
 } // namespace
 
 MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
@@ -302,6 +313,7 @@ MemoryTimeline memoryTimeline(const Run& run, const MemoryOptions& options)
         }
         for (auto& [id, state] : devices) {
             MemoryDevice& d = state.device;
+            d.capacityBytes = deviceCapacity(rank, id);
             if (!d.reservedKnown) {
                 d.peakReserved = -1;
                 for (auto& [step, peak] : state.steps)

@@ -58,6 +58,9 @@ struct MemoryDevice {
     int64_t peakAllocatedNs = 0;
     EventIndex peakEvent = kNoEvent;
     int64_t peakReserved = 0;
+    // The device's memory from the trace's deviceProperties (totalGlobalMem of the device with
+    // this index), for CUDA and HIP devices; -1 when the trace does not say.
+    int64_t capacityBytes = -1;
     int64_t firstAllocated = 0;  // after the first event
     int64_t lastAllocated = 0;   // after the last event
     int64_t notFreed = 0;        // allocations in the window with no free in it (-1: unknown)

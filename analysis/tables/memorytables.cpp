@@ -35,11 +35,12 @@ Table memorySummaryTable(const Run& run, const MemoryTimeline& result)
     Table table;
     table.columns = {"rank", "device", "events", "allocations", "frees", "bytes_allocated", "bytes_freed",
                      "peak_allocated", micros("peak_ts (us)"), "peak_reserved", "first_allocated", "last_allocated",
-                     "not_freed", "not_freed_bytes", "freed_from_before"};
+                     "not_freed", "not_freed_bytes", "freed_from_before", "device_memory"};
     for (const MemoryDevice& d : result.devices)
         table.addRow({int64_t(d.device.rank), toString(d.device), d.events, d.allocations, d.frees, d.bytesAllocated,
                       d.bytesFreed, d.peakAllocated, since(run, d.peakAllocatedNs), known(d.peakReserved), d.firstAllocated,
-                      d.lastAllocated, known(d.notFreed), known(d.notFreedBytes), known(d.freedFromBefore)});
+                      d.lastAllocated, known(d.notFreed), known(d.notFreedBytes), known(d.freedFromBefore),
+                      known(d.capacityBytes)});
     return withNotes(std::move(table), result);
 }
 

@@ -11,7 +11,7 @@ struct Run;
 struct MemoryTimeline;
 struct CategoryTimeline;
 
-// Per rank and device: events, allocations, frees, peaks, what is left allocated.
+// Per rank and device: events, allocations, frees, peaks, what is left allocated, the device's memory.
 Table memorySummaryTable(const Run& run, const MemoryTimeline& result);
 // --series: rank, device, ts (us), allocated, reserved, op (one row per point; op: the cpu_op
 // around the event when MemoryOptions::perOp).

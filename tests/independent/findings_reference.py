@@ -20,8 +20,19 @@ Exit 0 when every run matches, 1 on any difference or CLI failure.
   to arrive is the latest start; the delay it caused the start minus the second-latest start. The
   straggler is the rank last most often (ties: the larger delay). The reference checks the CLI's
   counts and delay whenever it names one, and that it names the rank the reference finds.
+- low_tensor_core_use: per rank, kernel time by name; matmul/conv kernels are those whose name
+  holds gemm, conv, matmul, cutlass, xmma, fprop, dgrad, wgrad or Cijk_ (any case); Tensor Core
+  kernels those holding one of TensorBoard's allowlist (h884, s884, h1688, s1688, hmma, i8816,
+  16816, c1688, dgrad_1x1_stride_2x2, first_layer_wgrad_kernel, conv1x1, conv2d_c1_k1,
+  direct_group, xmma) or tensorop, gmma, wmma, mfma, "_MI<n>x". It fires when matmul/conv is
+  >= 10% of kernel time and Tensor Core kernels < 50% of it; the evidence of the rank with the
+  most matmul time without Tensor Cores.
+- memory_near_capacity: per rank and CUDA device, the largest "Total Reserved" of its [memory]
+  events (else "Total Allocated") against deviceProperties' totalGlobalMem of that device id;
+  fires at >= 90%. Checked against the rule and against `memory --format csv`'s peak_reserved and
+  device_memory.
 """
-import json, os, subprocess, sys, tempfile
+import csv, gzip, io, json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from ops_reference import keep_host, load_rank, rank_files  # noqa: E402
@@ -101,6 +112,47 @@ def straggler(ranks):
     return rank, last[rank], count, delay[rank] / 1000.0
 
 
+MATMUL_WORDS = ("gemm", "conv", "matmul", "cutlass", "xmma", "fprop", "dgrad", "wgrad", "cijk_")
+TENSOR_CORE_WORDS = ("h884", "s884", "h1688", "s1688", "hmma", "i8816", "16816", "c1688", "dgrad_1x1_stride_2x2",
+                     "first_layer_wgrad_kernel", "conv1x1", "conv2d_c1_k1", "direct_group", "xmma", "tensorop",
+                     "gmma", "wmma", "mfma")
+
+
+def tensor_cores(ops):
+    """{matmul_pctg, tc_pctg, without_us} of one rank's kernels, or None without matmul kernels."""
+    kernels = [e for e in ops if e["cat"] in KERNEL_CATS]
+    total = sum(e["dur"] for e in kernels)
+    matmul = [e for e in kernels if any(w in e["name"][:200].lower() for w in MATMUL_WORDS)]
+    matmul_ns = sum(e["dur"] for e in matmul)
+    tc_ns = sum(e["dur"] for e in matmul
+                if any(w in e["name"] for w in TENSOR_CORE_WORDS) or re.search(r"_MI\d+x", e["name"]))
+    if total <= 0 or matmul_ns <= 0:
+        return None
+    return {"matmul_pctg": 100.0 * matmul_ns / total, "tc_pctg": 100.0 * tc_ns / matmul_ns,
+            "without_us": (matmul_ns - tc_ns) / 1000.0}
+
+
+def memory_peaks(path, rank):
+    """{(rank, "cuda:N"): (peak bytes, device memory or None)} from a file's [memory] events."""
+    with (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8") as f:
+        doc = json.load(f)
+    if not isinstance(doc, dict):
+        return {}
+    capacity = {p.get("id"): p.get("totalGlobalMem") for p in doc.get("deviceProperties", []) if isinstance(p, dict)}
+    peaks = {}
+    for e in doc.get("traceEvents", []):
+        if not isinstance(e, dict) or e.get("name") != "[memory]" or e.get("ph") != "i":
+            continue
+        a = e.get("args", {})
+        if a.get("Device Type") != 1:
+            continue
+        value = a.get("Total Reserved", a.get("Total Allocated"))
+        key = (rank, f"cuda:{a.get('Device Id')}")
+        if value is not None:
+            peaks[key] = (max(peaks.get(key, (0, None))[0], value), capacity.get(a.get("Device Id")))
+    return peaks
+
+
 def evidence(finding, name):
     return next(e["value"] for e in finding["evidence"] if e["name"] == name)
 
@@ -110,11 +162,12 @@ def close(a, b):
 
 
 def check_run(cli, run):
-    ranks = {}
+    ranks, peaks = {}, {}
     for path in rank_files(run):
         loaded = load_rank(path)
         if loaded:
             ranks[loaded[0]] = gpu_ops(loaded[1])
+            peaks.update(memory_peaks(path, loaded[0]))
     out = subprocess.run([cli, "findings", "--format", "json", "--include-last-step", run],
                          capture_output=True, text=True)
     if out.returncode != 0:
@@ -153,10 +206,37 @@ def check_run(cli, run):
     elif ref and ref[1] / ref[2] >= 0.5 and ref[3] > 0 and len(ranks) > 1:
         print(f"note {run}: rank {ref[0]} is last in {ref[1]} of {ref[2]} ({ref[3]:.1f} us in all); "
               "below the step-share threshold, no finding")
+    want = {r: x for r, x in ((r, tensor_cores(ops)) for r, ops in ranks.items())
+            if x and x["matmul_pctg"] >= 10 and x["tc_pctg"] < 50}
+    got = found.get("low_tensor_core_use")
+    if sorted(want) != (sorted(got["ranks"]) if got else []):
+        problems.append(f"low_tensor_core_use on ranks {sorted(want)}, the CLI says {got['ranks'] if got else []}")
+    elif want:
+        worst = max(want, key=lambda r: want[r]["without_us"])
+        for name, key in (("matmul_share_of_kernel_time_pctg", "matmul_pctg"),
+                          ("tensor_core_share_of_matmul_pctg", "tc_pctg"), ("matmul_without_tensor_cores", "without_us")):
+            if not close(evidence(got, name), want[worst][key]):
+                problems.append(f"low_tensor_core_use {name}: {evidence(got, name)}, reference {want[worst][key]} (rank {worst})")
+
+    if peaks:
+        table = subprocess.run([cli, "memory", "--format", "csv", "--include-last-step", run], capture_output=True, text=True)
+        rows = {(int(r["rank"]), r["device"]): r for r in csv.DictReader(io.StringIO(table.stdout)) if r.get("rank", "").isdigit()}
+        for key, (peak, capacity) in peaks.items():
+            row = rows.get(key)
+            if not row or int(row["peak_reserved"] or row["peak_allocated"]) != peak \
+                    or (capacity and int(row["device_memory"]) != capacity):
+                problems.append(f"memory {key}: peak {peak} of {capacity}, the CLI's row {row and dict(row)}")
+    want = sorted({rank for (rank, _), (peak, capacity) in peaks.items() if capacity and 100.0 * peak / capacity >= 90})
+    got = found.get("memory_near_capacity")
+    if want != (sorted(got["ranks"]) if got else []):
+        problems.append(f"memory_near_capacity on ranks {want}, the CLI says {got['ranks'] if got else []}")
+
     for p in problems:
         print(f"FAIL {run}: {p}")
     if not problems:
-        print(f"ok   {run}: exposed_communication on {sorted(want)}, straggler {got['ranks'] if got else None}")
+        shares = ", ".join(f"{k[0]} {k[1]} {100.0 * p / c:.1f}%" for k, (p, c) in sorted(peaks.items()) if c)
+        print(f"ok   {run}: exposed_communication, straggler, Tensor Core use and memory peaks agree"
+              + (f" (memory peaks: {shares})" if shares else ""))
     return not problems
 
 

@@ -866,10 +866,12 @@ void TestMainWindow::findingsOpenTheirEvidence()
     const QList<TableExport> tables = view->tables();
     QCOMPARE(tables.size(), 1);
     const Table& table = tables.front().table;
-    // The sample run's straggler first (the most at stake), then the ranks waiting for it.
-    QVERIFY(table.rows.size() >= 2);
-    QCOMPARE(std::get<std::string>(table.rows[0][10]), std::string("collective_straggler/rank5"));
-    QCOMPARE(std::get<std::string>(table.rows[1][10]), std::string("exposed_communication"));
+    // The sample run's fp32 GEMMs on every rank first (the most at stake), then its straggler,
+    // then the ranks waiting for it.
+    QVERIFY(table.rows.size() >= 3);
+    QCOMPARE(std::get<std::string>(table.rows[0][10]), std::string("low_tensor_core_use"));
+    QCOMPARE(std::get<std::string>(table.rows[1][10]), std::string("collective_straggler/rank5"));
+    QCOMPARE(std::get<std::string>(table.rows[2][10]), std::string("exposed_communication"));
     // The first finding is explained from the start; Open evidence selects its rank and shows its view.
     QPushButton* open = nullptr;
     for (QPushButton* button : view->findChildren<QPushButton*>())
@@ -880,12 +882,19 @@ void TestMainWindow::findingsOpenTheirEvidence()
     screenshot(view, "findings");
     open->click();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(selectedRankNumber(w()), 5);
-    QVERIFY(!w().dock(QStringLiteral("collectives"))->visibleRegion().isEmpty());
-    // The second concerns seven ranks: all of them selected, the Overlap view in front.
+    QCOMPARE(selectedRankNumbers(w()).size(), 8);
+    QVERIFY(!w().dock(QStringLiteral("operators"))->visibleRegion().isEmpty());
+    // The straggler: rank 5 selected, the Collectives view in front.
     w().dock(QStringLiteral("findings"))->raise();
     ResultTableView* rows = view->tableViews().front();
     rows->setCurrentIndex(rows->model()->index(1, 0));
+    open->click();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(selectedRankNumber(w()), 5);
+    QVERIFY(!w().dock(QStringLiteral("collectives"))->visibleRegion().isEmpty());
+    // The third concerns seven ranks: all of them selected, the Overlap view in front.
+    w().dock(QStringLiteral("findings"))->raise();
+    rows->setCurrentIndex(rows->model()->index(2, 0));
     open->click();
     QVERIFY(waitIdle(w()));
     QList<int> ranks = selectedRankNumbers(w());

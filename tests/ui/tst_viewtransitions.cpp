@@ -399,16 +399,18 @@ void TestViewTransitions::eachResultComputedOnce()
     // kernels, kernel distribution, idle, its histogram and its host causes, overlap, launches, queue length, bandwidth, steps, stragglers, patterns, annotations,
     // collectives, operators, critical path of the rank, of every rank, across ranks, events,
     // memory, the timeline's index). Findings reads temporal, overlap, collectives and health as
-    // those views do (computed once for both) and six of its own: idle, idle causes, launches and
-    // queue length of every rank, the slice's steps and its host syncs.
+    // those views do (computed once for both), every rank's critical path in the first step as the
+    // Critical path view does, and nine of its own: idle, idle causes, launches and queue length of
+    // every rank, the slice's steps, its host syncs, memory of every rank (as the timeline's
+    // counters ask for it, shared when they are on), patterns of every rank, kernels' Tensor Core use.
     const int computed = w().session()->computedCount();
     QVERIFY(openAndWait(w(), MainWindow::sampleRunPath()));
-    QCOMPARE(w().session()->computedCount() - computed, 24 + 6);
+    QCOMPARE(w().session()->computedCount() - computed, 24 + 9);
     // Asking again (a redraw, a toggle that changes no option) computes nothing.
     for (AnalysisView* view : w().views())
         view->refresh();
     QVERIFY(waitIdle(w()));
-    QCOMPARE(w().session()->computedCount() - computed, 24 + 6);
+    QCOMPARE(w().session()->computedCount() - computed, 24 + 9);
 }
 
 void TestViewTransitions::secondRunReplacesEveryNumber()

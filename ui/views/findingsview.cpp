@@ -57,7 +57,7 @@ public:
 protected:
     QList<AnalysisRequest> requests() const override
     {
-        const FindingsInputOptions o = findingsInputOptions(htaCompat());
+        const FindingsInputOptions o = inputOptions();
         return {healthRequest(),
                 analysisRequest("temporal", o.temporal, temporalBreakdown),
                 analysisRequest("idle", o.idle, idleTimeBreakdown),
@@ -67,12 +67,16 @@ protected:
                 analysisRequest("launch", o.launch, kernelLaunchStats),
                 stepsRequest(),
                 analysisRequest("collectives", o.collectives, matchCollectives),
-                syncsRequest()};
+                syncsRequest(),
+                analysisRequest("memory", o.memory, memoryTimeline),
+                analysisRequest("critical-path-of-each-rank", o.criticalPath, criticalPathOfEachRank),
+                analysisRequest("patterns", o.patterns, frequentKernelSequences),
+                tensorCoresRequest()};
     }
 
     void present(const ResultSet& results) override
     {
-        const FindingsInputOptions o = findingsInputOptions(htaCompat());
+        const FindingsInputOptions o = inputOptions();
         FindingsInputs in;
         in.health = results.share(healthRequest());
         in.temporal = results.share(analysisRequest("temporal", o.temporal, temporalBreakdown));
@@ -84,6 +88,11 @@ protected:
         in.steps = results.share(stepsRequest());
         in.collectives = results.share(analysisRequest("collectives", o.collectives, matchCollectives));
         in.syncs = results.share(syncsRequest());
+        in.memory = results.share(analysisRequest("memory", o.memory, memoryTimeline));
+        in.criticalPaths = results.share(analysisRequest("critical-path-of-each-rank", o.criticalPath, criticalPathOfEachRank));
+        in.patterns = results.share(analysisRequest("patterns", o.patterns, frequentKernelSequences));
+        in.tensorCores = results.share(tensorCoresRequest());
+        in.strings = &slice().strings;  // the slice the results were computed on
         // Evaluating the rules is cheap (a pass over the results); the analyses are the session's.
         m_findings = std::make_shared<const Findings>(evaluateFindings(in));
         const Findings& f = *m_findings;
@@ -127,6 +136,19 @@ protected:
     }
 
 private:
+    // The options of the other views' defaults (the Critical path view's first step, the Memory
+    // view's devices), so that what both show is computed once.
+    FindingsInputOptions inputOptions() const
+    {
+        const bool hasSteps = std::any_of(slice().ranks.begin(), slice().ranks.end(),
+                                          [](const RankTrace& r) { return !r.steps.empty(); });
+        return findingsInputOptions(htaCompat(), hasSteps);
+    }
+    Request<std::vector<KernelTensorCoreRow>> tensorCoresRequest() const
+    {
+        return analysisRequest("kernel-tensor-cores", NoOptions{},
+                               [](const Run& run, NoOptions) { return kernelTensorCores(run); });
+    }
     Request<ProfilerSteps> stepsRequest() const
     {
         return analysisRequest("steps", NoOptions{}, [](const Run& run, NoOptions) { return profilerSteps(run); });
