@@ -9,9 +9,13 @@
 #include "testsupport.h"
 #endif
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest>
 
 #include <algorithm>
+#include <climits>
 
 using namespace kscope;
 using kscope::test::RunBuilder;
@@ -214,6 +218,8 @@ private slots:
     void syncThatIdlesTheGpu();
     void memoryNearCapacityAndGrowth();
     void memoryQuietWhenFreed();
+    void memoryFindingsOnSynthMatchTheTruth_data();
+    void memoryFindingsOnSynthMatchTheTruth();
     void hostBoundCriticalPath();
     void fusionCandidate();
     void lowTensorCoreUse();
@@ -281,6 +287,9 @@ void TestFindings::stragglerRankFound()
     QCOMPARE(evidence(*f, "last_arrivals"), static_cast<double>(in.collectives->straggler.lastCount));
     QCOMPARE(evidence(*f, "instances"), static_cast<double>(in.collectives->straggler.instances));
     QCOMPARE(evidence(*f, "delay_caused"), static_cast<double>(in.collectives->straggler.delayCausedNs) / 1000.0);
+    // What it runs differently: synth slows the straggler's backward GEMMs (a throttled GPU).
+    QVERIFY2(f->detail.find("; what it runs differently: ampere_sgemm_") != std::string::npos, f->detail.c_str());
+    QVERIFY(evidence(*f, "top_kernel_excess") > 0.0);
     for (const Finding& other : result.findings)
         if (other.rule == "collective_straggler" || other.rule == "slow_rank")
             QCOMPARE(other.ranks, std::vector<int>{2});
@@ -372,6 +381,79 @@ void TestFindings::memoryQuietWhenFreed()
     }));
 }
 
+// synth --memory: the [memory] events the generator wrote give the peaks its truth states, and
+// the memory rules fire exactly where the truth says they must.
+void TestFindings::memoryFindingsOnSynthMatchTheTruth_data()
+{
+    QTest::addColumn<quint64>("baseline");
+    QTest::addColumn<quint64>("leak");
+    QTest::addColumn<QStringList>("expected");
+    const quint64 GiB = 1ull << 30, MiB = 1ull << 20;
+    QTest::newRow("quiet") << 2 * GiB << quint64(0) << QStringList{};
+    QTest::newRow("leak") << 2 * GiB << 64 * MiB << QStringList{"memory_growth"};
+    QTest::newRow("full") << 73 * GiB << quint64(0) << QStringList{"memory_near_capacity"};
+    QTest::newRow("full and leaking") << 70 * GiB << GiB << QStringList{"memory_near_capacity", "memory_growth"};
+}
+
+void TestFindings::memoryFindingsOnSynthMatchTheTruth()
+{
+    QFETCH(quint64, baseline);
+    QFETCH(quint64, leak);
+    QFETCH(QStringList, expected);
+    SynthOptions options;
+    options.ranks = 2;
+    options.steps = 4;
+    options.seed = 11;
+    options.memoryEvents = true;
+    options.memoryBaselineBytes = baseline;
+    options.memoryLeakPerStep = leak;
+    const auto dir = test::scratchDir("findings-memory-" + std::string(QTest::currentDataTag()).substr(0, 4));
+    const SynthResult written = writeSynthRun(dir, options);
+    QVERIFY2(written.ok, written.error.c_str());
+    QFile file(QString::fromStdString(written.truthFile.string()));
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonArray ranks = QJsonDocument::fromJson(file.readAll()).object().value("ranks").toArray();
+    QCOMPARE(ranks.size(), 2);
+
+    const auto run = loadRun(dir, LoadOptions{});
+    const FindingsInputs in = findingsInputs(*run);
+    const Findings result = evaluateFindings(in);
+    for (const QJsonValue& value : ranks) {
+        const QJsonObject rank = value.toObject();
+        const QJsonObject memory = rank.value("memory").toObject();
+        const int number = rank.value("rank").toInt();
+        const MemoryDevice* device = nullptr;
+        for (const MemoryDevice& d : in.memory->devices)
+            if (d.device.rank == number)
+                device = &d;
+        QVERIFY(device);
+        QCOMPARE(device->events, qint64(memory.value("events").toDouble()));
+        QCOMPARE(device->peakAllocated, qint64(memory.value("peakAllocated").toDouble()));
+        QCOMPARE(device->peakReserved, qint64(memory.value("peakReserved").toDouble()));
+        QCOMPARE(device->capacityBytes, qint64(memory.value("deviceMemory").toDouble()));
+        QStringList truth;
+        for (const QJsonValue& rule : memory.value("findings").toArray())
+            truth << rule.toString();
+        QCOMPARE(truth, expected);
+        for (const char* rule : {"memory_near_capacity", "memory_growth"}) {
+            const Finding* f = nullptr;
+            for (const Finding& candidate : result.findings)
+                if (candidate.rule == rule)
+                    f = &candidate;
+            const bool fires = f && std::find(f->ranks.begin(), f->ranks.end(), number) != f->ranks.end();
+            QVERIFY2(fires == truth.contains(QLatin1String(rule)), (std::string(rule) + " on rank " + std::to_string(number)).c_str());
+        }
+    }
+    if (leak > 0) {
+        const Finding* growth = nullptr;
+        for (const Finding& f : result.findings)
+            if (f.rule == "memory_growth")
+                growth = &f;
+        QVERIFY(growth);
+        QCOMPARE(evidence(*growth, "growth_per_step"), double(leak) / (1024.0 * 1024.0));
+    }
+}
+
 void TestFindings::hostBoundCriticalPath()
 {
     const auto run = hostBoundRun(800, 100);
@@ -455,6 +537,20 @@ void TestFindings::sampleRunsFindingsAreListed()
     for (const std::string& id : ids)
         got += id + "; ";
     QVERIFY2(ids == expected, got.c_str());
+    // Each is placed on the timeline at its step: a slow step at its span over every rank.
+    const ProfilerSteps steps = profilerSteps(*run);
+    int64_t start = INT64_MAX, end = INT64_MIN;
+    for (const StepSpan& span : steps.spans)
+        if (span.step == 101) {
+            start = std::min({start, span.cpuStartNs, span.gpuStartNs});
+            end = std::max({end, span.cpuEndNs, span.gpuEndNs});
+        }
+    const Finding* slow = findingWithId(result, "slow_step/step101");
+    QVERIFY(slow);
+    QCOMPARE(slow->windowStartNs, start);
+    QCOMPARE(slow->windowEndNs, end);
+    for (const Finding& f : result.findings)
+        QVERIFY2(f.windowEndNs > f.windowStartNs, f.id.c_str());
 }
 
 void TestFindings::traceProblemsComeFirst()
@@ -522,7 +618,7 @@ void TestFindings::cliJsonAndGate()
     QCOMPARE(json.exitCode, 0);
     QVERIFY(json.out.starts_with("{\"kind\": \"kinetoscope-findings\", \"version\": 1, \"ranks\": 8"));
     for (const char* key : {"\"findings\": [", "\"evidence\": [", "\"suggestion\": ", "\"selection\": {\"rank\": ",
-                            "\"notes\": ["})
+                            "\"notes\": [", "\"time_range_us\": ["})
         QVERIFY2(json.out.find(key) != std::string::npos, key);
     // The sample run's straggler (rank 5) is found.
     QVERIFY2(json.out.find("\"id\": \"collective_straggler/rank5\"") != std::string::npos, json.out.c_str());

@@ -3,6 +3,7 @@
 #include "analysis/findings/findingtext.h"
 
 #include "analysis/core/gpuactivity.h"
+#include "analysis/core/kerneltype.h"
 #include "analysis/rankchoice.h"
 
 #include <algorithm>
@@ -251,6 +252,49 @@ double typicalStepNs(const FindingsInputs& in)
     return median(std::move(times));
 }
 
+struct KernelExcess {
+    StringId name;
+    double ownNs = 0.0;
+    double typicalNs = 0.0;  // the median over the other ranks (0 where a rank does not run it)
+};
+
+// What a rank runs differently: its time per kernel name against the median of the other ranks',
+// most excess first (only excesses). Communication kernels are left out: their time is the wait.
+std::vector<KernelExcess> kernelExcess(const FindingsInputs& in, int rank)
+{
+    std::vector<KernelExcess> result;
+    if (!in.tensorCores || !in.strings)
+        return result;
+    std::map<uint32_t, std::map<int, double>> byName;  // name -> rank -> time
+    std::vector<int> ranks;
+    for (const KernelTensorCoreRow& row : *in.tensorCores) {
+        if (std::find(ranks.begin(), ranks.end(), row.rank) == ranks.end())
+            ranks.push_back(row.rank);
+        if (classifyKernelName(in.strings->view(row.name)) != KernelType::Communication)
+            byName[row.name.value][row.rank] += static_cast<double>(row.totalNs);
+    }
+    if (ranks.size() < 2)
+        return result;
+    for (const auto& [name, times] : byName) {
+        const auto own = times.find(rank);
+        if (own == times.end())
+            continue;
+        std::vector<double> others;
+        for (int r : ranks)
+            if (r != rank) {
+                const auto t = times.find(r);
+                others.push_back(t == times.end() ? 0.0 : t->second);
+            }
+        const double typical = median(others);
+        if (own->second > typical)
+            result.push_back({StringId{name}, own->second, typical});
+    }
+    std::sort(result.begin(), result.end(), [](const KernelExcess& a, const KernelExcess& b) {
+        return a.ownNs - a.typicalNs > b.ownNs - b.typicalNs;
+    });
+    return result;
+}
+
 } // namespace
 
 void collectiveStraggler(const FindingsInputs& in, const FindingsThresholds& th, std::vector<Finding>& out)
@@ -273,6 +317,14 @@ void collectiveStraggler(const FindingsInputs& in, const FindingsThresholds& th,
     f.detail = "last in " + std::to_string(s.lastCount) + " of " + std::to_string(s.instances)
         + " matched collectives; the others waited " + duration(s.delayPerStepNs / 1000.0)
         + " per step for it (latest minus second-latest arrival), against a median step of " + duration(stepNs / 1000.0);
+    const std::vector<KernelExcess> excess = kernelExcess(in, s.rank);
+    if (!excess.empty()) {
+        f.detail += "; what it runs differently: ";
+        for (size_t i = 0; i < excess.size() && i < 2; ++i)
+            f.detail += (i ? ", " : "") + shortenKernelName(in.strings->view(excess[i].name)) + " takes "
+                + duration((excess[i].ownNs - excess[i].typicalNs) / 1000.0) + " more than on the median rank ("
+                + duration(excess[i].ownNs / 1000.0) + " against " + duration(excess[i].typicalNs / 1000.0) + ")";
+    }
     f.suggestion = "The other ranks idle in every collective until this one arrives. See what it runs before "
                    "each collective that the others do not (kinetoscope-cli diff-summary of this rank against a "
                    "typical one, the Kernels view) and whether its input pipeline or host is slower.";
@@ -281,6 +333,8 @@ void collectiveStraggler(const FindingsInputs& in, const FindingsThresholds& th,
                   {"delay_caused", us(s.delayCausedNs), "us", "collectives"},
                   {"delay_caused_per_step", s.delayPerStepNs / 1000.0, "us", "collectives"},
                   {"median_step_time", stepNs / 1000.0, "us", "steps"}};
+    if (!excess.empty())
+        f.evidence.push_back({"top_kernel_excess", (excess[0].ownNs - excess[0].typicalNs) / 1000.0, "us", "ops --kernels"});
     f.ranks = {s.rank};
     f.view = "collectives";
     f.command = "collectives";

@@ -72,6 +72,29 @@ void groupRanks(std::vector<Finding>& findings, int ranksInRun)
     findings = std::move(out);
 }
 
+// The span of one step over the given ranks (every rank when none), host and GPU side together.
+void placeOnTimeline(Finding& f, const ProfilerSteps& steps)
+{
+    const auto concerned = [&f](const StepSpan& span) {
+        return f.ranks.empty() || std::find(f.ranks.begin(), f.ranks.end(), span.rank) != f.ranks.end();
+    };
+    int step = f.steps.empty() ? -1 : *std::min_element(f.steps.begin(), f.steps.end());
+    if (step < 0)
+        for (const StepSpan& span : steps.spans)
+            if (concerned(span) && (step < 0 || span.step < step))
+                step = span.step;
+    bool any = false;
+    for (const StepSpan& span : steps.spans) {
+        if (span.step != step || !concerned(span))
+            continue;
+        const int64_t start = span.hasGpu() ? std::min(span.cpuStartNs, span.gpuStartNs) : span.cpuStartNs;
+        const int64_t end = span.hasGpu() ? std::max(span.cpuEndNs, span.gpuEndNs) : span.cpuEndNs;
+        f.windowStartNs = any ? std::min(f.windowStartNs, start) : start;
+        f.windowEndNs = any ? std::max(f.windowEndNs, end) : end;
+        any = true;
+    }
+}
+
 } // namespace
 
 std::string numberRanges(const std::vector<int>& values)
@@ -179,6 +202,8 @@ Findings evaluateFindings(const FindingsInputs& in, const FindingsOptions& optio
             if (f.rule == "exposed_communication")
                 f.detail += "; part of it is the wait for " + rankLabel(straggler->ranks.front()) + " in the collectives (see "
                     + straggler->id + ")";
+    for (Finding& f : result.findings)
+        placeOnTimeline(f, *in.steps);
     std::stable_sort(result.findings.begin(), result.findings.end(), [](const Finding& a, const Finding& b) {
         if (a.traceProblem != b.traceProblem)
             return a.traceProblem;

@@ -59,6 +59,10 @@ struct Finding {
     std::string command;     // the CLI command that does: "idle-causes", "overlap", ...
     double timeAtStakeUs = 0.0;  // what fixing it could save at most, per rank; orders the list
     bool traceProblem = false;   // about the trace, not the job: listed first
+    // Where the timeline shows it (trace ns, the run's clock): the span of its step on its ranks
+    // (its first step when it names several; else its ranks' first step). Equal: nowhere in
+    // particular (a run without steps).
+    int64_t windowStartNs = 0, windowEndNs = 0;
 };
 
 // The thresholds of every rule (README "Findings" says why each is what it is).

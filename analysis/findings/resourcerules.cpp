@@ -67,6 +67,9 @@ void memoryNearCapacity(const FindingsInputs& in, const FindingsThresholds& th, 
                       {"device_memory", mib(d.capacityBytes), "MiB", "memory"},
                       {"peak_share_of_device_pctg", pctg, "percent", "memory"}};
         f.ranks = {rank};
+        for (const StepSpan& span : in.steps->spans)  // the step the peak is in
+            if (span.rank == rank && span.cpuStartNs <= d.peakAllocatedNs && d.peakAllocatedNs <= span.cpuEndNs)
+                f.steps = {span.step};
         f.view = "memory";
         f.command = "memory";
         out.push_back(std::move(f));

@@ -90,9 +90,9 @@ std::string findingsText(const Findings& result, size_t width)
     return out;
 }
 
-// The schema (README "Findings"): kind, version, ranks, findings (each with its evidence and the
-// selection that opens it), notes.
-std::string findingsJson(const Findings& result, const std::vector<std::string>& notes)
+// The schema (README "Findings"): kind, version, ranks, findings (each with its evidence, where
+// the timeline shows it and the selection that opens it), notes.
+std::string findingsJson(const Findings& result, const std::vector<std::string>& notes, int64_t runStartNs)
 {
     std::ostringstream out;
     out << "{\"kind\": \"kinetoscope-findings\", \"version\": " << kJsonVersion << ", \"ranks\": " << result.ranks
@@ -116,7 +116,14 @@ std::string findingsJson(const Findings& result, const std::vector<std::string>&
                 out << ", \"rank\": " << ev.rank;
             out << '}';
         }
-        out << "],\n   \"view\": " << jsonString(f.view) << ", \"command\": " << jsonString(f.command)
+        // Where the timeline shows it, us since the run's first event (the timeline's clock).
+        out << "],\n   \"time_range_us\": ";
+        if (f.windowEndNs > f.windowStartNs)
+            out << '[' << formatCell(double(f.windowStartNs - runStartNs) / 1000.0) << ", "
+                << formatCell(double(f.windowEndNs - runStartNs) / 1000.0) << ']';
+        else
+            out << "null";
+        out << ", \"view\": " << jsonString(f.view) << ", \"command\": " << jsonString(f.command)
             << ", \"selection\": {\"rank\": ";
         if (f.ranks.size() == 1)
             out << f.ranks.front();
@@ -161,7 +168,7 @@ int runFindings(const FindingsArgs& args, const Invocation& invocation)
         notes.insert(notes.end(), result.notes.begin(), result.notes.end());
         if (!result.error.empty())
             notes.push_back("no result: " + result.error);
-        written = writeResult(findingsJson(result, notes), invocation);
+        written = writeResult(findingsJson(result, notes, run.minTsNs), invocation);
         if (written == kExitOk)
             written = incompleteExit(*loaded, invocation);
     } else if (resolvedFormat(invocation) == OutputFormat::Table) {

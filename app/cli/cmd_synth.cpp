@@ -23,6 +23,8 @@ struct SynthArgs {
     std::string outDir;
     std::string device = "nvidia";
     std::string sizePerRank;
+    std::string memoryBaseline;
+    std::string memoryLeak;
     bool force = false;
     bool noSeq = false;
     int64_t clockSkewUs = 0;
@@ -90,6 +92,11 @@ int runSynth(const SynthArgs& args)
     }
     if (!args.sizePerRank.empty())
         parseByteSize(args.sizePerRank, options.sizePerRank);
+    if (!args.memoryBaseline.empty())
+        parseByteSize(args.memoryBaseline, options.memoryBaselineBytes);
+    if (!args.memoryLeak.empty())
+        parseByteSize(args.memoryLeak, options.memoryLeakPerStep);
+    options.memoryEvents |= !args.memoryBaseline.empty() || options.memoryLeakPerStep > 0;
     if (options.eventsPerRank > 0 && options.sizePerRank > 0) {
         std::cerr << "error: give --events-per-rank or --size-per-rank, not both\n";
         return kExitUsage;
@@ -132,14 +139,14 @@ Action setupSynth(CLI::App& app, const Invocation&)
         ->check(wholeNumber(0, kMax))->type_name("X")->capture_default_str();
     app.add_option("--events-per-rank", o.eventsPerRank, "add steps until each rank has K events")
         ->check(wholeNumber(0, kMax / 2))->type_name("K");
+    const CLI::Validator byteSize(
+        [](std::string& text) -> std::string {
+            uint64_t bytes = 0;
+            return parseByteSize(text, bytes) ? std::string() : "expects a size like 100M or 2G, got '" + text + "'";
+        },
+        "");
     app.add_option("--size-per-rank", args->sizePerRank, "add steps until each rank has this much JSON")
-        ->check(CLI::Validator(
-            [](std::string& text) -> std::string {
-                uint64_t bytes = 0;
-                return parseByteSize(text, bytes) ? std::string() : "expects a size like 100M or 2G, got '" + text + "'";
-            },
-            ""))
-        ->type_name("SIZE");
+        ->check(byteSize)->type_name("SIZE");
     app.add_flag("--gzip", o.gzip, "write .json.gz");
     app.add_option("--gzip-level", o.gzipLevel, "zlib level")
         ->check(wholeNumber(1, 9))->type_name("1-9")->capture_default_str();
@@ -160,6 +167,15 @@ Action setupSynth(CLI::App& app, const Invocation&)
     app.add_flag("--idle-cause-stalls", o.idleCauseStalls,
                  "also place a device sync before the optimizer, a stall inside it and a GPU-side delay in "
                  "forward (truth: ranks[].placedGaps, one idle gap of each host cause)");
+    app.add_flag("--memory", o.memoryEvents,
+                 "[memory] events (profile_memory=True): each computation kernel's launch allocates its output "
+                 "(truth: ranks[].memory)");
+    app.add_option("--memory-baseline", args->memoryBaseline,
+                   "with --memory: bytes allocated before the trace (parameters, optimizer state; default 2G)")
+        ->check(byteSize)->type_name("SIZE");
+    app.add_option("--memory-leak", args->memoryLeak,
+                   "with --memory: each step allocates this much more and never frees it")
+        ->check(byteSize)->type_name("SIZE");
     app.add_flag("--no-seq", args->noSeq, "no \"Seq\" on record_param_comms (collectives then match by order)");
     app.add_option("--threads", o.threads, "ranks written in parallel (0 = every core)")
         ->check(wholeNumber(0, 1024))->type_name("T")->capture_default_str();
@@ -181,7 +197,9 @@ const CommandRegistrar kRegistrar{{
     "group \"0\", sizes and Seq (--no-seq: none); truth.json lists every instance's arrivals, waits\n"
     "and transfer. --clock-skew US shifts every rank's clock but rank 0's by up to US (clock-skew\n"
     "recovers them). The slow kernel (first forward GEMM, 1.6x) is on the last rank unless\n"
-    "told otherwise. Exit codes: 0 ok, 1 usage (or a non-empty OUT_DIR without --force), 2 write failed.",
+    "told otherwise. --memory writes [memory] events on an 80 GB A100 (--memory-baseline near it makes\n"
+    "memory_near_capacity fire, --memory-leak memory_growth; truth.json says which must).\n"
+    "Exit codes: 0 ok, 1 usage (or a non-empty OUT_DIR without --force), 2 write failed.",
     &setupSynth,
     0,
 }};

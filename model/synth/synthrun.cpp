@@ -82,6 +82,8 @@ void writeRank(const SynthContext& context, const SynthCollectivePlan& plan, con
     truth.categoryCounts = writer.categoryCounts();
     truth.steps = std::move(output.steps);
     truth.placedGaps = std::move(output.placedGaps);
+    truth.memory = std::move(output.memory);
+    truth.deviceMemory = identity.amd ? kSynthAmdMemory : kSynthNvidiaMemory;
     truth.firstTsNs = output.firstTsNs;
     truth.collectiveLateNs = plan.lateNs[size_t(rank)];
     truth.all = computeScopeTruth(*context.program, output.gpu, SynthScope::All);

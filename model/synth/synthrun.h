@@ -65,7 +65,12 @@
 //                   generator placed on the compute stream and the host cause it built into each
 //                   (idle-causes' names): data_loading (the data loader), cpu_op (log_metrics),
 //                   stream_wait (the optimizer waiting for the all-reduce); with idleCauseStalls
-//                   also synchronization (instead of stream_wait), optimizer_step, gpu_queued
+//                   also synchronization (instead of stream_wait), optimizer_step, gpu_queued,
+//     "memory": (with memoryEvents only) {"events", "peakAllocated", "peakReserved",
+//               "deviceMemory", "stepEndAllocated": [per kept step], "findings": [the memory rules
+//               of `findings` that must fire: "memory_near_capacity" when peakReserved >= 90% of
+//               deviceMemory, "memory_growth" when every kept step (3 or more) ends higher and by
+//               >= 2% of peakAllocated in all]}, over the [memory] events before the last step
 //   }]
 // }
 // Scope = {
@@ -121,7 +126,20 @@ struct SynthOptions {
     // optimizer (synchronization, in place of the stream wait), Python between the optimizer's
     // parameter groups (optimizer_step), a forward op the GPU starts 100-200 us late (gpu_queued).
     bool idleCauseStalls = false;
+    // [memory] events (profile_memory=True) on the rank's GPU: each computation kernel's launch
+    // allocates its output, freed at the next one's (and at the step's end); memoryBaselineBytes
+    // are allocated before the trace (parameters, optimizer state); each step allocates
+    // memoryLeakPerStep more at its start and never frees it (what memory_growth finds).
+    bool memoryEvents = false;
+    uint64_t memoryBaselineBytes = 2ull << 30;
+    uint64_t memoryLeakPerStep = 0;
 };
+
+// What the synthetic caching allocator reserves: allocated rounded up to these segments, never
+// shrinking. An A100-80GB's totalGlobalMem, and an MI250X's, as the header writes them.
+inline constexpr int64_t kSynthReserveSegment = 256ll << 20;
+inline constexpr int64_t kSynthNvidiaMemory = 85031714816;
+inline constexpr int64_t kSynthAmdMemory = 68702699520;
 
 inline constexpr double kSlowKernelFactor = 1.6;
 inline constexpr int kFirstStepNumber = 100;

@@ -98,6 +98,10 @@ private:
     void emitGpu(uint16_t gpuOp, int64_t launchNs, int64_t startNs, int64_t endNs, int64_t externalId,
                  int64_t correlation, bool flows, int thread);
     int64_t gpuDuration(const SynthInstr& instr, SynthRng& rng) const;
+    // A [memory] event (SynthOptions::memoryEvents): bytes > 0 allocates at addr, < 0 frees it.
+    // It takes no time and draws nothing, so the schedule is the same with or without it.
+    void memoryEvent(int thread, int64_t tsNs, int64_t addr, int64_t bytes);
+    void allocateOutput(int thread, int64_t tsNs, int64_t bytes);
 
     const SynthContext& m_ctx;
     const SynthProgram& m_program;
@@ -119,7 +123,46 @@ private:
     int64_t m_collectivesDone = 0;  // over all steps: the next collective's Seq - kFirstCollectiveSeq
     int m_step = 0;
     int m_pc = 0;
+    int64_t m_allocated = -1;  // the allocator's total; -1 until the first [memory] event
+    int64_t m_reserved = 0;
+    int64_t m_nextAddr = 0;
+    int64_t m_outputAddr = 0;  // the live output of the last computation kernel (0: none)
+    int64_t m_outputBytes = 0;
 };
+
+void RankSim::memoryEvent(int thread, int64_t tsNs, int64_t addr, int64_t bytes)
+{
+    if (!m_ctx.options->memoryEvents || (!m_writer && !m_output))
+        return;
+    if (m_allocated < 0)
+        m_allocated = int64_t(m_ctx.options->memoryBaselineBytes);
+    m_allocated += bytes;
+    m_reserved = std::max(m_reserved, (m_allocated + kSynthReserveSegment - 1) / kSynthReserveSegment * kSynthReserveSegment);
+    if (m_writer)
+        m_writer->memoryEvent(m_tid[thread], tsNs, addr, bytes, m_allocated, m_reserved, synthDevice(m_rank));
+    if (m_output && !lastStep()) {
+        SynthMemoryTruth& truth = m_output->memory;
+        ++truth.events;
+        truth.peakAllocated = std::max(truth.peakAllocated, m_allocated);
+        truth.peakReserved = std::max(truth.peakReserved, m_reserved);
+        if (truth.stepEndAllocated.size() <= size_t(m_step))
+            truth.stepEndAllocated.resize(size_t(m_step) + 1, 0);
+        truth.stepEndAllocated[size_t(m_step)] = m_allocated;
+    }
+}
+
+// The previous output freed, then this one allocated: one output alive at a time.
+void RankSim::allocateOutput(int thread, int64_t tsNs, int64_t bytes)
+{
+    if (m_outputAddr != 0)
+        memoryEvent(thread, tsNs, m_outputAddr, -m_outputBytes);
+    m_outputAddr = m_outputBytes = 0;
+    if (bytes <= 0)
+        return;
+    m_outputAddr = 0x7f0000000000 + (m_nextAddr += 2 << 20);
+    m_outputBytes = bytes;
+    memoryEvent(thread, tsNs + m_quantum, m_outputAddr, bytes);  // after the free, in time order too
+}
 
 bool RankSim::runUntilCollective()
 {
@@ -242,12 +285,17 @@ void RankSim::openScope(const SynthInstr& instr, SynthRng& rng)
         if (m_step == 0)
             m_output->firstTsNs = scope.startNs;
     }
+    if (instr.kind == SynthInstrKind::StepOpen && m_ctx.options->memoryLeakPerStep > 0)  // kept to the end
+        memoryEvent(instr.thread, m_cpuNs, 0x7e0000000000 + (m_nextAddr += 2 << 20),
+                    int64_t(m_ctx.options->memoryLeakPerStep));
 }
 
 void RankSim::closeScope(const SynthInstr& instr, SynthRng& rng)
 {
     std::vector<Scope>& stack = m_scopes[instr.thread];
     assert(!stack.empty());
+    if (instr.kind == SynthInstrKind::StepClose)
+        allocateOutput(instr.thread, m_cpuNs, 0);  // the step's last output freed inside it
     m_cpuNs += q(rng.range(300, 1500));
     const Scope scope = stack.back();
     stack.pop_back();
@@ -314,6 +362,8 @@ void RankSim::launch(const SynthInstr& instr, SynthRng& rng)
     if (m_writer)
         m_writer->runtimeEvent(m_program.names[instr.name], m_tid[instr.thread], ts, runtimeDur, externalId,
                                correlation, m_program.cpuArgs[instr.args]);
+    if (m_program.gpuOps[instr.gpuOp].type == SynthGpuType::Computation)
+        allocateOutput(instr.thread, ts, (1 + instr.gpuOp % 4) * (8ll << 20));
     emitGpu(instr.gpuOp, ts, start, end, externalId, correlation, true, instr.thread);
     m_streamEnd[0] = end;
     m_cpuNs = ts + runtimeDur;

@@ -75,7 +75,16 @@ struct SynthPlacedGap {
     bool kept = true;       // launched before the last step: what loading with trimming keeps
 };
 
+// The [memory] events before the last step (what loading with trimming keeps), as written.
+struct SynthMemoryTruth {
+    int64_t events = 0;
+    int64_t peakAllocated = 0;
+    int64_t peakReserved = 0;
+    std::vector<int64_t> stepEndAllocated;  // per kept step, after its last event
+};
+
 struct SynthRankOutput {
+    SynthMemoryTruth memory;
     std::vector<SynthPlacedGap> placedGaps;  // in time order
     std::vector<SynthGpuRecord> gpu;  // in launch order
     std::vector<SynthStepSpan> steps;

@@ -335,6 +335,35 @@ void writeScope(JsonOut& out, const SynthProgram& program, const SynthScopeTruth
 }
 
 // "collectives": every NCCL instance the plan placed, with each rank's arrival and wait.
+// The memory the rank's [memory] events show, and the memory rules of `findings` that must fire on
+// it (their README thresholds, applied to what the generator planted).
+void writeMemory(JsonOut& out, const SynthRankTruth& rank)
+{
+    const SynthMemoryTruth& m = rank.memory;
+    out.key("memory");
+    out.open('{');
+    out.field("events", m.events);
+    out.field("peakAllocated", m.peakAllocated);
+    out.field("peakReserved", m.peakReserved);
+    out.field("deviceMemory", rank.deviceMemory);
+    out.key("stepEndAllocated");
+    out.inlineOpen('[');
+    bool rising = m.stepEndAllocated.size() >= 3;
+    for (size_t i = 0; i < m.stepEndAllocated.size(); ++i) {
+        out.value(m.stepEndAllocated[i]);
+        rising &= i == 0 || m.stepEndAllocated[i] > m.stepEndAllocated[i - 1];
+    }
+    out.inlineClose(']');
+    out.key("findings");
+    out.inlineOpen('[');
+    if (rank.deviceMemory > 0 && 100.0 * double(m.peakReserved) / double(rank.deviceMemory) >= 90.0)
+        out.value(std::string_view("memory_near_capacity"));
+    if (rising && 100.0 * double(m.stepEndAllocated.back() - m.stepEndAllocated.front()) / double(m.peakAllocated) >= 2.0)
+        out.value(std::string_view("memory_growth"));
+    out.inlineClose(']');
+    out.close('}');
+}
+
 void writeCollectives(JsonOut& out, const SynthContext& context, const SynthCollectivePlan& plan)
 {
     const SynthOptions& options = *context.options;
@@ -524,6 +553,8 @@ std::string writeSynthTruth(const std::filesystem::path& file, const SynthContex
             out.inlineClose('}');
         }
         out.close(']');
+        if (context.options->memoryEvents)
+            writeMemory(out, rank);
         out.close('}');
     }
     out.close(']');

@@ -53,6 +53,8 @@ struct SynthRankTruth {
     int64_t collectiveLateNs = 0;
     SynthScopeTruth all, kept, keptHtaRounded;
     std::vector<SynthPlacedGap> placedGaps;
+    SynthMemoryTruth memory;  // with SynthOptions::memoryEvents
+    int64_t deviceMemory = 0;
 };
 
 // Writes truth.json; returns an error message, empty on success.

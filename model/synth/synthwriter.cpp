@@ -21,6 +21,7 @@ const char* toString(SynthCategory category)
     case SynthCategory::GpuUserAnnotation: return "gpu_user_annotation";
     case SynthCategory::Ac2g: return "ac2g";
     case SynthCategory::Trace: return "Trace";
+    case SynthCategory::CpuInstantEvent: return "cpu_instant_event";
     case SynthCategory::Count_: break;
     }
     return "";
@@ -284,6 +285,23 @@ void SynthTraceWriter::runtimeEvent(std::string_view name, int64_t tid, int64_t 
     append(argsTail);
     appendKey(", \"correlation\": ", correlation);
     append("}}");
+}
+
+void SynthTraceWriter::memoryEvent(int64_t tid, int64_t tsNs, int64_t addr, int64_t bytes, int64_t totalAllocated,
+                                   int64_t totalReserved, int device)
+{
+    beginEvent(SynthPhase::Instant, SynthCategory::CpuInstantEvent);
+    append(", \"cat\": \"cpu_instant_event\", \"s\": \"t\", \"name\": \"[memory]\"");
+    appendKey(", \"pid\": ", m_identity.pid);
+    appendKey(", \"tid\": ", tid);
+    append(", \"ts\": ");
+    appendTimestamp(tsNs);
+    appendKey(", \"args\": {\"Total Reserved\": ", totalReserved);
+    appendKey(", \"Total Allocated\": ", totalAllocated);
+    appendKey(", \"Bytes\": ", bytes);
+    appendKey(", \"Addr\": ", addr);
+    appendKey(", \"Device Id\": ", device);
+    append(", \"Device Type\": 1}}");
 }
 
 void SynthTraceWriter::flowStart(int64_t tid, int64_t tsNs, int64_t correlation)

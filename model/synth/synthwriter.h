@@ -18,7 +18,7 @@ namespace kscope {
 // Categories the generator writes, counted per event for the truth.
 enum class SynthCategory : uint8_t {
     CpuOp, UserAnnotation, CudaRuntime, Kernel, GpuMemcpy, GpuMemset, CudaSync, GpuUserAnnotation, Ac2g, Trace,
-    Count_
+    CpuInstantEvent, Count_
 };
 const char* toString(SynthCategory category);
 SynthCategory synthCategoryOf(std::string_view category);
@@ -60,6 +60,10 @@ public:
     void flowEnd(int stream, int64_t tsNs, int64_t correlation);
     void gpuEvent(const SynthGpuOp& op, int64_t tsNs, int64_t durNs, int64_t externalId, int64_t correlation);
     void gpuAnnotation(std::string_view name, int64_t tsNs, int64_t durNs, int64_t externalId);
+    // A "[memory]" instant (profile_memory=True): bytes > 0 allocates at addr, < 0 frees it;
+    // the allocator's totals after it; device type 1 (CUDA; ROCm builds of PyTorch write it too).
+    void memoryEvent(int64_t tid, int64_t tsNs, int64_t addr, int64_t bytes, int64_t totalAllocated,
+                     int64_t totalReserved, int device);
 
     // Metadata events, the profiler span, the closing instants; flushes and closes the file.
     bool finish(int64_t spanStartNs, int64_t spanEndNs);

@@ -19,7 +19,9 @@ Exit 0 when every run matches, 1 on any difference or CLI failure.
   collective (checked: same name on every rank, and all of them running at one instant). The last
   to arrive is the latest start; the delay it caused the start minus the second-latest start. The
   straggler is the rank last most often (ties: the larger delay). The reference checks the CLI's
-  counts and delay whenever it names one, and that it names the rank the reference finds.
+  counts and delay whenever it names one, and that it names the rank the reference finds. What the
+  straggler runs differently: per kernel name (NCCL kernels left out) its time less the median of
+  the other ranks' (0 where a rank lacks the kernel); the largest is `top_kernel_excess`.
 - low_tensor_core_use: per rank, kernel time by name; matmul/conv kernels are those whose name
   holds gemm, conv, matmul, cutlass, xmma, fprop, dgrad, wgrad or Cijk_ (any case); Tensor Core
   kernels those holding one of TensorBoard's allowlist (h884, s884, h1688, s1688, hmma, i8816,
@@ -31,6 +33,10 @@ Exit 0 when every run matches, 1 on any difference or CLI failure.
   events (else "Total Allocated") against deviceProperties' totalGlobalMem of that device id;
   fires at >= 90%. Checked against the rule and against `memory --format csv`'s peak_reserved and
   device_memory.
+- memory_growth: per rank and CUDA device, in each ProfilerStep (its CPU span) the "Total
+  Allocated" of its last [memory] event; it fires when at least 3 steps each end higher than the one
+  before and the last ends >= 2% of the steps' peak above the first. --synth adds a run written with
+  --memory --memory-baseline 70G --memory-leak 1G, where both memory rules must fire.
 """
 import csv, gzip, io, json, os, re, subprocess, sys, tempfile
 
@@ -132,12 +138,35 @@ def tensor_cores(ops):
             "without_us": (matmul_ns - tc_ns) / 1000.0}
 
 
+def memory_growth(doc):
+    """Whether memory_growth must fire on some CUDA device of the file."""
+    steps = sorted((e["ts"], e["ts"] + e["dur"]) for e in doc.get("traceEvents", [])
+                   if isinstance(e, dict) and e.get("ph") == "X" and str(e.get("name", "")).startswith("ProfilerStep#"))
+    events = {}
+    for e in doc.get("traceEvents", []):
+        if isinstance(e, dict) and e.get("name") == "[memory]" and e.get("args", {}).get("Device Type") == 1:
+            events.setdefault(e["args"].get("Device Id"), []).append((e["ts"], e["args"].get("Total Allocated")))
+    for device, series in events.items():
+        series.sort(key=lambda p: p[0])
+        ends, peak = [], 0
+        for start, end in steps:
+            inside = [a for ts, a in series if start <= ts <= end and a is not None]
+            if inside:
+                ends.append(inside[-1])
+                peak = max(peak, max(inside))
+        rising = len(ends) >= 3 and all(b > a for a, b in zip(ends, ends[1:]))
+        if rising and peak > 0 and 100.0 * (ends[-1] - ends[0]) / peak >= 2:
+            return True
+    return False
+
+
 def memory_peaks(path, rank):
-    """{(rank, "cuda:N"): (peak bytes, device memory or None)} from a file's [memory] events."""
+    """{(rank, "cuda:N"): (peak bytes, device memory or None)} from a file's [memory] events, and
+    whether memory_growth must fire on the file."""
     with (gzip.open if path.endswith(".gz") else open)(path, "rt", encoding="utf-8") as f:
         doc = json.load(f)
     if not isinstance(doc, dict):
-        return {}
+        return {}, False
     capacity = {p.get("id"): p.get("totalGlobalMem") for p in doc.get("deviceProperties", []) if isinstance(p, dict)}
     peaks = {}
     for e in doc.get("traceEvents", []):
@@ -150,24 +179,50 @@ def memory_peaks(path, rank):
         key = (rank, f"cuda:{a.get('Device Id')}")
         if value is not None:
             peaks[key] = (max(peaks.get(key, (0, None))[0], value), capacity.get(a.get("Device Id")))
-    return peaks
+    return peaks, memory_growth(doc)
+
+
+def kernel_excess(ranks, rank):
+    """The largest (own time - median of the other ranks' time) over kernel names, us; None if none."""
+    def median(values):
+        values = sorted(values)
+        n = len(values)
+        return values[n // 2] if n % 2 else (values[n // 2 - 1] + values[n // 2]) / 2
+    times = {}
+    for r, ops in ranks.items():
+        for e in ops:
+            if e["cat"] in KERNEL_CATS and "nccl" not in e["name"].lower():
+                times.setdefault(e["name"], {}).setdefault(r, 0)
+                times[e["name"]][r] += e["dur"]
+    best = None
+    for name, by_rank in times.items():
+        if rank in by_rank:
+            excess = by_rank[rank] - median([by_rank.get(r, 0) for r in ranks if r != rank])
+            if excess > 0 and (best is None or excess > best):
+                best = excess
+    return None if best is None else best / 1000.0
 
 
 def evidence(finding, name):
-    return next(e["value"] for e in finding["evidence"] if e["name"] == name)
+    return next((e["value"] for e in finding["evidence"] if e["name"] == name), None)
 
 
 def close(a, b):
+    if a is None or b is None:
+        return a is None and b is None
     return abs(a - b) <= 1e-6 * max(1.0, abs(a), abs(b))
 
 
 def check_run(cli, run):
-    ranks, peaks = {}, {}
+    ranks, peaks, growing = {}, {}, []
     for path in rank_files(run):
         loaded = load_rank(path)
         if loaded:
             ranks[loaded[0]] = gpu_ops(loaded[1])
-            peaks.update(memory_peaks(path, loaded[0]))
+            file_peaks, grows = memory_peaks(path, loaded[0])
+            peaks.update(file_peaks)
+            if grows:
+                growing.append(loaded[0])
     out = subprocess.run([cli, "findings", "--format", "json", "--include-last-step", run],
                          capture_output=True, text=True)
     if out.returncode != 0:
@@ -200,7 +255,8 @@ def check_run(cli, run):
         if not ref or got["ranks"] != [ref[0]]:
             problems.append(f"collective_straggler names {got['ranks']}, the reference {ref and ref[0]}")
         else:
-            for name, value in (("last_arrivals", ref[1]), ("instances", ref[2]), ("delay_caused", ref[3])):
+            for name, value in (("last_arrivals", ref[1]), ("instances", ref[2]), ("delay_caused", ref[3]),
+                                ("top_kernel_excess", kernel_excess(ranks, ref[0]))):
                 if not close(evidence(got, name), value):
                     problems.append(f"collective_straggler {name}: {evidence(got, name)}, reference {value}")
     elif ref and ref[1] / ref[2] >= 0.5 and ref[3] > 0 and len(ranks) > 1:
@@ -230,12 +286,17 @@ def check_run(cli, run):
     got = found.get("memory_near_capacity")
     if want != (sorted(got["ranks"]) if got else []):
         problems.append(f"memory_near_capacity on ranks {want}, the CLI says {got['ranks'] if got else []}")
+    got = found.get("memory_growth")
+    if sorted(growing) != (sorted(got["ranks"]) if got else []):
+        problems.append(f"memory_growth on ranks {sorted(growing)}, the CLI says {got['ranks'] if got else []}")
+    if run.endswith("memory") and not (want and growing):
+        problems.append("the --memory-leak synth run must make both memory rules fire")
 
     for p in problems:
         print(f"FAIL {run}: {p}")
     if not problems:
         shares = ", ".join(f"{k[0]} {k[1]} {100.0 * p / c:.1f}%" for k, (p, c) in sorted(peaks.items()) if c)
-        print(f"ok   {run}: exposed_communication, straggler, Tensor Core use and memory peaks agree"
+        print(f"ok   {run}: exposed_communication, straggler, Tensor Core use, memory peaks and growth agree"
               + (f" (memory peaks: {shares})" if shares else ""))
     return not problems
 
@@ -247,7 +308,8 @@ def main(argv):
     cli, runs = argv[1], [a for a in argv[2:] if a != "--synth"]
     with tempfile.TemporaryDirectory() as scratch:
         if "--synth" in argv:
-            for name, extra in (("straggler", ["--straggler", "5"]), ("even", [])):
+            for name, extra in (("straggler", ["--straggler", "5"]), ("even", []),
+                                ("memory", ["--memory", "--memory-baseline", "70G", "--memory-leak", "1G"])):
                 folder = os.path.join(scratch, name)
                 subprocess.run([cli, "synth", folder, "--ranks", "8", "--steps", "4", "--seed", "7", "--gzip"] + extra,
                                check=True, capture_output=True)

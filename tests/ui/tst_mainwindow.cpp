@@ -5,6 +5,7 @@
 
 #ifndef Q_MOC_RUN  // moc cannot parse <stop_token>; it only needs the test class
 #include "analysis/core/idlecauses.h"
+#include "analysis/patterns/steps.h"
 #include "analysis/tables/difftables.h"
 #include "analysis/diff/tracediff.h"
 #include "model/synth/synthrun.h"
@@ -901,6 +902,27 @@ void TestMainWindow::findingsOpenTheirEvidence()
     std::sort(ranks.begin(), ranks.end());
     QCOMPARE(ranks, QList<int>({0, 1, 2, 3, 4, 6, 7}));
     QVERIFY(!w().dock(QStringLiteral("overlap"))->visibleRegion().isEmpty());
+
+    // Show on timeline: the straggler's rank and the span of its first step, the timeline in front.
+    w().dock(QStringLiteral("findings"))->raise();
+    rows->setCurrentIndex(rows->model()->index(1, 0));
+    QPushButton* onTimeline = nullptr;
+    for (QPushButton* button : view->findChildren<QPushButton*>())
+        if (button->text() == QLatin1String("Show on timeline"))
+            onTimeline = button;
+    QVERIFY(onTimeline && onTimeline->isEnabled());
+    onTimeline->click();
+    QVERIFY(waitIdle(w()));
+    QCOMPARE(selectedRankNumber(w()), 5);
+    const auto slice = w().session()->slice();
+    const ProfilerSteps steps = profilerSteps(*slice);
+    const auto first = std::find_if(steps.spans.begin(), steps.spans.end(), [](const StepSpan& s) { return s.rank == 5; });
+    QVERIFY(first != steps.spans.end());
+    const TimeRange range = w().session()->selection()->timeRange();
+    QCOMPARE(range.beginNs, qint64(std::min(first->cpuStartNs, first->gpuStartNs) - slice->minTsNs));
+    QCOMPARE(range.endNs, qint64(std::max(first->cpuEndNs, first->gpuEndNs) - slice->minTsNs));
+    QVERIFY(!w().dock(QStringLiteral("timeline"))->visibleRegion().isEmpty());
+    screenshot(w().view(QStringLiteral("timeline")), "finding-on-timeline");
 }
 
 void TestMainWindow::operatorsViewListsAnOpsKernels()

@@ -148,6 +148,17 @@ void TimelineWidget::showEvent(EventRef event)
     showSpan(t.tsNs[event.event] - shift, t.endNs(event.event) - shift);
 }
 
+void TimelineWidget::revealRank(RankIndex rank)
+{
+    for (const Line& line : m_lines)
+        if (line.kind == LineKind::RankHeader && line.rank == rank) {
+            const int top = m_scroll->value(), bottom = top + rowsRect().height();
+            if (line.y < top || line.y + kHeaderHeight > bottom)
+                m_scroll->setValue(line.y);
+            return;
+        }
+}
+
 void TimelineWidget::setTimeRange(qint64 fromNs, qint64 toNs)
 {
     m_rangeFromNs = fromNs;

@@ -75,6 +75,8 @@ public:
     QString tooltipAt(QPoint point) const;
     // Zooms to an event, shifted as its rank is drawn.
     void showEvent(EventRef event);
+    // Scrolls the rows so that the rank's header is at the top, unless it is already in view.
+    void revealRank(RankIndex rank);
     // Whether the launch -> kernel arrow of the selected event is drawn (it has a partner on screen).
     bool flowArrowDrawn() const { return m_flowDrawn; }
 

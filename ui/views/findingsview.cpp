@@ -3,7 +3,7 @@
 // other views show, asked of the session with the same options, so each is computed once and a
 // finding's numbers are the ones its evidence view shows. Picking a finding shows its evidence in
 // words and its suggestion; Open evidence (or a double-click) selects its ranks and step and
-// brings its view to the front.
+// brings its view to the front; Show on timeline selects its ranks and its step's span there.
 
 #include "views/analysisview.h"
 #include "views/viewlayout.h"
@@ -31,7 +31,9 @@ public:
     FindingsView(const ViewSpec& spec, RunSession* session, QWidget* parent)
         : AnalysisView(spec, session, parent), m_caption(new QLabel(this)),
           m_table(new ResultTableView(QStringLiteral("findings"), this)), m_detail(new QTextBrowser(this)),
-          m_open(new QPushButton(tr("Open evidence"), this))
+          m_open(new QPushButton(tr("Open evidence"), this)),
+          m_showOnTimeline(timelineButton(tr("The finding's ranks and its step (or its ranks' first step) on the timeline"),
+                                          [this] { showPickedOnTimeline(); }))
     {
         makeCaption(m_caption, true);
         m_table->setWideColumn(QStringLiteral("title"));
@@ -46,7 +48,7 @@ public:
         m_detail->setOpenLinks(false);
         m_open->setEnabled(false);
         m_open->setToolTip(tr("Select the finding's ranks and step and show the view with its evidence"));
-        setPage(this, {m_caption}, splitOf(this, Qt::Vertical, {m_table, stackedBox(this, {controlRow(this, {m_open}, true)}, m_detail)}, {3, 2}));
+        setPage(this, {m_caption}, splitOf(this, Qt::Vertical, {m_table, stackedBox(this, {controlRow(this, {m_open, m_showOnTimeline}, true)}, m_detail)}, {3, 2}));
         addTableViews({m_table});
         connect(m_table, &ResultTableView::rowPicked, this, [this](const QModelIndex& index) { pick(index.row()); });
         connect(m_table, &QTableView::doubleClicked, this, [this](const QModelIndex&) { openEvidence(); });
@@ -113,6 +115,7 @@ protected:
         m_table->setTable(std::make_shared<Table>(shownTable(f)));
         m_picked = -1;
         m_open->setEnabled(false);
+        m_showOnTimeline->setEnabled(false);
         m_detail->setHtml(f.notes.empty() ? QString() : notesHtml(f));
         if (!f.findings.empty())  // the first (most at stake) explained from the start
             m_table->setCurrentIndex(m_table->model()->index(0, 0));
@@ -124,6 +127,7 @@ protected:
         m_findings.reset();
         m_picked = -1;
         m_open->setEnabled(false);
+        m_showOnTimeline->setEnabled(false);
         m_caption->setText(message);
         m_detail->clear();
     }
@@ -200,15 +204,12 @@ private:
             html += notesHtml(*m_findings);
         m_detail->setHtml(html);
         m_open->setEnabled(findViewSpec(fmt::qstr(f.view)) != nullptr);
+        m_showOnTimeline->setEnabled(true);
     }
 
-    // The session's selection set to what the finding concerns, then its view raised: the ranks
-    // (their first files, in the finding's order) and its one step, when it names one.
-    void openEvidence()
+    // The finding's ranks (their first files, in the finding's order) selected.
+    void selectRanksOf(const Finding& f)
     {
-        if (!m_findings || m_picked < 0 || !session()->slice())
-            return;
-        const Finding f = m_findings->findings[size_t(m_picked)];  // a step change re-presents this view
         QList<RankIndex> ranks;
         for (int number : f.ranks)
             for (const RankTrace& r : slice().ranks)
@@ -218,6 +219,27 @@ private:
                 }
         if (!ranks.isEmpty())
             selection()->setRanks(ranks);
+    }
+
+    // Its ranks and its window (the span of its step) selected; the button then raises the timeline.
+    void showPickedOnTimeline()
+    {
+        if (!m_findings || m_picked < 0 || !session()->slice())
+            return;
+        const Finding f = m_findings->findings[size_t(m_picked)];
+        selectRanksOf(f);
+        if (f.windowEndNs > f.windowStartNs)
+            selection()->setTimeRange({qint64(f.windowStartNs - slice().minTsNs), qint64(f.windowEndNs - slice().minTsNs)});
+    }
+
+    // The session's selection set to what the finding concerns, then its view raised: the ranks
+    // (their first files, in the finding's order) and its one step, when it names one.
+    void openEvidence()
+    {
+        if (!m_findings || m_picked < 0 || !session()->slice())
+            return;
+        const Finding f = m_findings->findings[size_t(m_picked)];  // a step change re-presents this view
+        selectRanksOf(f);
         if (f.steps.size() == 1 && f.rule == "slow_step")
             selection()->setStep(f.steps.front());
         showInView(fmt::qstr(f.view));
@@ -227,6 +249,7 @@ private:
     ResultTableView* m_table;
     QTextBrowser* m_detail;
     QPushButton* m_open;
+    QPushButton* m_showOnTimeline;
     std::shared_ptr<const Findings> m_findings;
     int m_picked = -1;
 };

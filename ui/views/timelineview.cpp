@@ -262,10 +262,16 @@ protected:
         markCollective(shown);
         const TimeRange range = selection()->timeRange();
         m_timeline->setTimeRange(range.beginNs, range.endNs);
-        // A span chosen elsewhere (a segment, a collective, "Show on timeline") is zoomed to; one
-        // dragged out here stays as the user framed it.
-        if (!range.isEmpty() && range != m_lastRange)
+        // A span chosen elsewhere (a segment, a collective, "Show on timeline") is zoomed to, its
+        // rank's rows scrolled into view (the selected event's, else the first selected rank's);
+        // one dragged out here stays as the user framed it.
+        if (!range.isEmpty() && range != m_lastRange) {
             m_timeline->showSpan(range.beginNs, range.endNs);
+            if (shown)
+                m_timeline->revealRank(shown->rank);
+            else if (!selection()->ranks().isEmpty())
+                m_timeline->revealRank(selection()->ranks().front());
+        }
         m_lastRange = range;
     }
 
